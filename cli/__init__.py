@@ -1,0 +1,1 @@
+"""The ``zilch`` command line: one program, one subcommand per module in ``cli.commands``."""
