@@ -472,3 +472,153 @@ def _evaluate(a: np.ndarray, d: np.ndarray, ctxs: list[Context], on0: int,
     m[n, on0] = 1.0
     sol = np.linalg.solve(m, rhs)
     return sol[:n], float(sol[n])
+
+
+# --- advice at the table ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KeepAdvice:
+    """One legal keep of a throw, valued by optimal play after it."""
+
+    keep: Keep
+    points: Fraction
+    dice_left: int  # dice left to roll after the keep (6 after hot dice)
+    hot_dice: bool
+    corner: bool  # zilch-pdf: hot dice turn the corner (the turn's points are banked)
+    value: float  # the long-run value of the keep (points; ranks the keeps)
+    expected: float  # the expected final score of this turn with optimal play after it
+    p_zilch_next: float  # the chance that the next roll (of ``dice_left`` dice) zilches
+    then: str  # "roll" or "bank"
+    loss: float  # long-run expected points lost against the best keep
+
+    def to_json(self) -> dict:
+        return {
+            "keep": list(self.keep.dice),
+            "points": points_json(self.points),
+            "dice_left": self.dice_left,
+            "hot_dice": self.hot_dice,
+            "expected": round(self.expected, 3),
+            "p_zilch_next": round(self.p_zilch_next, 6),
+            "then": self.then,
+            "loss": round(self.loss, 3),
+            "value": round(self.value, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every legal keep of a throw, best first, for one moment of a turn."""
+
+    throw: Throw
+    rules: Rules
+    turn_points: Fraction
+    on_board: bool
+    streak: int
+    options: tuple[KeepAdvice, ...]
+    zilch_penalty: Fraction  # what a zilch costs now (when the throw is a zilch)
+
+    @property
+    def zilch(self) -> bool:
+        return not self.options
+
+    @property
+    def best(self) -> KeepAdvice | None:
+        return self.options[0] if self.options else None
+
+    def find(self, keep: Keep | str) -> KeepAdvice | None:
+        keep = keep if isinstance(keep, Keep) else Keep.parse(keep)
+        return next((o for o in self.options if o.keep == keep), None)
+
+    def to_json(self) -> dict:
+        out = {
+            "throw": list(self.throw.faces),
+            "rules": self.rules.name,
+            "turn_points": points_json(self.turn_points),
+            "on_board": self.on_board,
+            "streak": self.streak,
+            "zilch": self.zilch,
+            "options": [o.to_json() for o in self.options],
+        }
+        if self.zilch:
+            out["zilch_penalty"] = points_json(self.zilch_penalty)
+        return out
+
+
+def advise(
+    throw: Throw | str,
+    rules: Rules,
+    turn_points: int | Fraction = 0,
+    on_board: bool = True,
+    streak: int = 0,
+) -> Advice:
+    """Rank every legal keep of ``throw`` by its value with optimal play after it.
+
+    ``turn_points`` are the points the turn had before this throw; ``streak`` the zilches
+    already in a row before this turn.
+
+    >>> from scorer.rules import get_rules
+    >>> a = advise("153562", get_rules("keeling"))
+    >>> str(a.best.keep), a.best.then, a.find("155").loss > 0
+    ('1', 'roll', True)
+    """
+    throw = throw if isinstance(throw, Throw) else Throw.parse(throw)
+    sol = solve(rules)
+    unit = sol.unit
+    tp = Fraction(turn_points)
+    if tp < 0:
+        raise BadAdviceState("the turn's points cannot be negative")
+    if tp % unit:
+        raise BadAdviceState(
+            f"under {rules.name} a turn's points are a multiple of {points_json(unit)}, "
+            f"not {points_json(tp)}"
+        )
+    t = sol.table(on_board, streak)
+    ctx = Context(on_board, sol._streak(streak))
+    t0 = int(tp / unit)
+    u = float(unit)
+    size = sol.value.shape[1]
+    found = []
+    for o in options(throw, rules):
+        t1 = t0 + int(o.points / unit)
+        dice = MAX_DICE if o.hot_dice else o.dice_left
+        corner = bool(
+            o.hot_dice and rules.turning_the_corner and t1 * unit >= threshold(rules, ctx)
+        )
+        if t1 >= min(sol.cap, size):
+            value = expected = t1 * u
+            then = "bank"
+        elif o.hot_dice:
+            value = float(sol.hot_value[t, t1])
+            expected = float(sol.hot_expected[t, t1])
+            then = "roll" if corner or not sol.bank[t, t1, MAX_DICE - 1] else "bank"
+        else:
+            value = float(sol.value[t, t1, dice - 1])
+            expected = float(sol.expected[t, t1, dice - 1])
+            then = "bank" if sol.bank[t, t1, dice - 1] else "roll"
+        found.append((o, dice, corner, value, expected, then))
+    top = max((f[3] for f in found), default=0.0)
+    advice = [
+        KeepAdvice(
+            keep=o.keep, points=o.points, dice_left=dice, hot_dice=o.hot_dice, corner=corner,
+            value=value, expected=expected, p_zilch_next=float(sol.p_zilch[dice - 1]),
+            then=then, loss=top - value,
+        )
+        for o, dice, corner, value, expected, then in found
+    ]
+    advice.sort(key=lambda a: (-a.value, -a.points, len(a.keep)))
+    _, penalty = _after_zilch(rules, ctx)
+    return Advice(throw, rules, tp, on_board, sol._streak(streak), tuple(advice), penalty)
+
+
+__all__ = [
+    "SOLVER_VERSION",
+    "Advice",
+    "BadAdviceState",
+    "Context",
+    "KeepAdvice",
+    "Solution",
+    "advise",
+    "solve",
+    "threshold",
+]

@@ -1,0 +1,76 @@
+"""``zilch strategy``: the best long-run average score per turn, and when to bank."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cli.common import add_rules_options, print_json, rules_from_args
+from scorer.rules import PRESETS
+from scorer.strategy import Solution, solve
+
+#: M. Busche, "Maximizing Expected Scores in the Game of Zilch" (2010), playr with the penalty.
+BUSCHE_PLAYR = 620.855
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "strategy",
+        help="optimal play: the best average score per turn, and when to bank",
+        description="Solve the turn as a Markov decision process for the best long-run average "
+        "score per turn (with a policy for each number of zilches already in a row, on the "
+        "board or not), and print it with the banking policy: with n dice left, bank at >= X "
+        "points.",
+    )
+    add_rules_options(p)
+    p.add_argument("--all", action="store_true", help="every preset's figure, one per line")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object (one per preset with --all)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.all:
+        solutions = [solve(r) for r in PRESETS.values()]
+        if args.json:
+            for s in solutions:
+                print_json(s.to_json())
+            return 0
+        lines = ["best long-run average points per turn, by preset (optimal play)"]
+        for s in solutions:
+            lines.append(f"  {s.rules.name:<16}{s.expected_turn_score:>10.3f}")
+        sys.stdout.write("\n".join(lines) + "\n")
+        return 0
+    s = solve(rules_from_args(args))
+    if args.json:
+        print_json(s.to_json())
+        return 0
+    sys.stdout.write(policy_text(s))
+    return 0
+
+
+def policy_text(s: Solution) -> str:
+    r = s.rules
+    lines = [f"rules {r.name}: the best long-run average is {s.expected_turn_score:.3f} points "
+             "per turn"]
+    if s.expected_turn_score and abs(s.expected_turn_score - BUSCHE_PLAYR) < 0.0005:
+        lines[0] += " (Busche 2010: 620.855)"
+    lines.append("")
+    lines.append("with n dice left to roll, bank when the turn has at least this many points "
+                 "(- = always roll on):")
+    head = "".join(f"{f'{n} dice' if n > 1 else '1 die':>8}" for n in range(1, 7))
+    lines.append(f"  {'when the turn starts':<40}{head}  {'this turn':>10}")
+    for c in s.contexts:
+        if c.corner or (not c.on_board and s.index[c] == s.index.get(type(c)(True, c.streak))):
+            continue
+        cells = []
+        for n in range(1, 7):
+            x = s.bank_threshold(n, c.on_board, c.streak)
+            cells.append(f"{'-' if x is None else x:>8}")
+        exp = s.start_expected[s.index[c]]
+        lines.append(f"  {c.describe():<40}{''.join(cells)}  {exp:>10.3f}")
+    lines.append("")
+    lines.append(f"  'this turn' is the expected score of the turn (a penalty counts); the first "
+                 f"bank needs {r.first_bank}, later banks {r.min_bank}.")
+    lines.append("  Which dice to keep: `zilch advise --throw 153562` ranks every keep of a throw.")
+    return "\n".join(lines) + "\n"
