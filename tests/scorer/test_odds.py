@@ -33,7 +33,8 @@ def test_six_dice_zilch_under_keeling_and_playr():
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
 def test_multiset_weights_agree_with_every_ordered_throw(name, n):
     rules = get_rules(name)
-    zilches = sum(options("".join(map(str, f)), rules).zilch for f in product(range(1, 7), repeat=n))
+    throws = product(range(1, 7), repeat=n)
+    zilches = sum(options("".join(map(str, f)), rules).zilch for f in throws)
     assert throw_counts(n, rules)["zilch"] == zilches
 
 
