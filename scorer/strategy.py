@@ -295,6 +295,31 @@ class Solution:
         }
 
 
+#: The arrays of a :class:`Solution`, as stored by :func:`solution_arrays`.
+_ARRAYS = ("h", "value", "roll", "expected", "bank", "hot_value", "hot_expected",
+           "start_value", "start_expected", "p_zilch")
+
+
+def solution_arrays(s: Solution) -> dict[str, np.ndarray]:
+    """Everything needed to rebuild ``s`` with :func:`solution_from_arrays` (plain arrays,
+    no pickles), for a cache on disk kept by the caller."""
+    out = {k: getattr(s, k) for k in _ARRAYS}
+    out["scalars"] = np.array([s.gain, s.cap, s.iterations, s.seconds])
+    return out
+
+
+def solution_from_arrays(rules: Rules, arrays: dict[str, np.ndarray]) -> Solution:
+    ctxs, index = _contexts(rules)
+    gain, cap, iterations, seconds = (float(x) for x in arrays["scalars"])
+    if arrays["value"].shape[0] != len(ctxs):
+        raise ValueError("stored tables do not fit these rules")
+    return Solution(
+        rules=rules, unit=_throws(rules).unit, cap=int(cap), contexts=tuple(ctxs), index=index,
+        gain=gain, iterations=int(iterations), seconds=seconds,
+        **{k: np.asarray(arrays[k]) for k in _ARRAYS},
+    )
+
+
 def _real(s: Solution, c: Context) -> bool:
     """Skip duplicate off-board entries that share the on-board table."""
     if c.on_board:
@@ -551,11 +576,13 @@ def advise(
     turn_points: int | Fraction = 0,
     on_board: bool = True,
     streak: int = 0,
+    solution: Solution | None = None,
 ) -> Advice:
     """Rank every legal keep of ``throw`` by its value with optimal play after it.
 
     ``turn_points`` are the points the turn had before this throw; ``streak`` the zilches
-    already in a row before this turn.
+    already in a row before this turn. ``solution`` is the solved turn for ``rules`` (by
+    default :func:`solve`, cached in memory).
 
     >>> from scorer.rules import get_rules
     >>> a = advise("153562", get_rules("keeling"))
@@ -563,7 +590,9 @@ def advise(
     ('1', 'roll', True)
     """
     throw = throw if isinstance(throw, Throw) else Throw.parse(throw)
-    sol = solve(rules)
+    sol = solution if solution is not None else solve(rules)
+    if sol.rules != rules:
+        raise ValueError("the solution is for other rules")
     unit = sol.unit
     tp = Fraction(turn_points)
     if tp < 0:
@@ -619,6 +648,8 @@ __all__ = [
     "KeepAdvice",
     "Solution",
     "advise",
+    "solution_arrays",
+    "solution_from_arrays",
     "solve",
     "threshold",
 ]

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from cli.common import add_rules_options, print_json, rules_from_args
+from cli.tables import load_or_solve
 from scorer import Throw, format_points
 from scorer.points import parse_points
 from scorer.strategy import Advice, advise
@@ -46,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     on_board = args.on_board
     if on_board is None:
         on_board = banked is None or banked != 0
-    a = advise(throw, rules, turn_points=turn_points, on_board=on_board, streak=args.streak)
+    a = advise(throw, rules, turn_points=turn_points, on_board=on_board, streak=args.streak,
+               solution=load_or_solve(rules))
     if args.json:
         obj = a.to_json()
         if banked is not None:

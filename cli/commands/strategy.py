@@ -6,8 +6,9 @@ import argparse
 import sys
 
 from cli.common import add_rules_options, print_json, rules_from_args
+from cli.tables import load_or_solve
 from scorer.rules import PRESETS
-from scorer.strategy import Solution, solve
+from scorer.strategy import Solution
 
 #: M. Busche, "Maximizing Expected Scores in the Game of Zilch" (2010), playr with the penalty.
 BUSCHE_PLAYR = 620.855
@@ -31,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.all:
-        solutions = [solve(r) for r in PRESETS.values()]
+        solutions = [load_or_solve(r) for r in PRESETS.values()]
         if args.json:
             for s in solutions:
                 print_json(s.to_json())
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
             lines.append(f"  {s.rules.name:<16}{s.expected_turn_score:>10.3f}")
         sys.stdout.write("\n".join(lines) + "\n")
         return 0
-    s = solve(rules_from_args(args))
+    s = load_or_solve(rules_from_args(args))
     if args.json:
         print_json(s.to_json())
         return 0

@@ -2,9 +2,33 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from cli.main import main
+from cli.tables import load_or_solve, table_path
+from scorer import get_rules
+
+
+@pytest.fixture(autouse=True)
+def _cache_in_tmp(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZILCH_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def test_tables_are_stored_and_read_back(tmp_path):
+    rules = get_rules("playr")
+    first = load_or_solve(rules)
+    path = table_path(rules)
+    assert path.exists() and "strategy-v" in path.name
+    again = load_or_solve(rules)
+    assert again is not first
+    assert again.expected_turn_score == first.expected_turn_score
+    assert np.array_equal(again.value, first.value) and np.array_equal(again.bank, first.bank)
+    path.write_bytes(b"not an npz")  # a damaged file is solved again and replaced
+    assert load_or_solve(rules).expected_turn_score == first.expected_turn_score
+    assert load_or_solve(rules).expected_turn_score == first.expected_turn_score
+    # another house rule is another key
+    assert table_path(rules.replace(three_pairs=1000)) != path
 
 
 def _json(capsys, argv):
