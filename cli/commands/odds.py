@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     out = [f"exact odds of one throw, rules {rules.name} (count of the 6^n throws, and percent)"]
     names = sorted({e for n in range(1, 7) for e in events_of(n, rules)},
                    key=[e for e, _ in EVENTS].index)
-    out.append(f"  {'event':<26}" + "".join(f"{f'{n} dice':>17}" for n in range(1, 7)))
+    heads = [f"{n} dice" if n > 1 else "1 die" for n in range(1, 7)]
+    out.append(f"  {'event':<26}" + "".join(f"{h:>17}" for h in heads))
     for name in names:
         cells = []
         for n in range(1, 7):
