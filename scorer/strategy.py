@@ -515,9 +515,11 @@ class KeepAdvice:
     expected: float  # the expected final score of this turn with optimal play after it
     p_zilch_next: float  # the chance that the next roll (of ``dice_left`` dice) zilches
     then: str  # "roll" or "bank"
-    loss: float  # long-run expected points lost against the best keep
+    loss: float  # long-run expected points lost against the best keep (with a need: chance)
+    p_reach: float | None = None  # with a need (the final turn): the chance of reaching it
 
     def to_json(self) -> dict:
+        extra = {} if self.p_reach is None else {"p_reach": round(self.p_reach, 6)}
         return {
             "keep": list(self.keep.dice),
             "points": points_json(self.points),
@@ -526,8 +528,9 @@ class KeepAdvice:
             "expected": round(self.expected, 3),
             "p_zilch_next": round(self.p_zilch_next, 6),
             "then": self.then,
-            "loss": round(self.loss, 3),
-            "value": round(self.value, 3),
+            "loss": round(self.loss, 6 if self.p_reach is not None else 3),
+            "value": round(self.value, 6 if self.p_reach is not None else 3),
+            **extra,
         }
 
 
@@ -542,6 +545,7 @@ class Advice:
     streak: int
     options: tuple[KeepAdvice, ...]
     zilch_penalty: Fraction  # what a zilch costs now (when the throw is a zilch)
+    need: Fraction | None = None  # the final turn: points the turn must bank, or None
 
     @property
     def zilch(self) -> bool:
@@ -567,6 +571,8 @@ class Advice:
         }
         if self.zilch:
             out["zilch_penalty"] = points_json(self.zilch_penalty)
+        if self.need is not None:
+            out["need"] = points_json(self.need)
         return out
 
 
@@ -577,12 +583,17 @@ def advise(
     on_board: bool = True,
     streak: int = 0,
     solution: Solution | None = None,
+    need: int | Fraction | None = None,
 ) -> Advice:
     """Rank every legal keep of ``throw`` by its value with optimal play after it.
 
     ``turn_points`` are the points the turn had before this throw; ``streak`` the zilches
     already in a row before this turn. ``solution`` is the solved turn for ``rules`` (by
     default :func:`solve`, cached in memory).
+
+    With ``need`` (the final turn: the points this turn must bank in all, such as the lead
+    to beat plus one step when a tie loses), the keeps are ranked by the chance of banking at
+    least that, and ``loss`` is the chance given up.
 
     >>> from scorer.rules import get_rules
     >>> a = advise("153562", get_rules("keeling"))
@@ -602,6 +613,8 @@ def advise(
             f"under {rules.name} a turn's points are a multiple of {points_json(unit)}, "
             f"not {points_json(tp)}"
         )
+    if need is not None:
+        return _advise_need(throw, rules, tp, Fraction(need), on_board, sol, streak)
     t = sol.table(on_board, streak)
     ctx = Context(on_board, sol._streak(streak))
     t0 = int(tp / unit)
@@ -638,6 +651,36 @@ def advise(
     advice.sort(key=lambda a: (-a.value, -a.points, len(a.keep)))
     _, penalty = _after_zilch(rules, ctx)
     return Advice(throw, rules, tp, on_board, sol._streak(streak), tuple(advice), penalty)
+
+
+def _advise_need(throw: Throw, rules: Rules, tp: Fraction, need: Fraction, on_board: bool,
+                 sol: Solution, streak: int) -> Advice:
+    from scorer.final_turn import effective_need, reach_table
+
+    if need <= 0:
+        raise BadAdviceState("the points needed must be more than 0")
+    table = reach_table(rules)
+    k = effective_need(rules, need, on_board)
+    unit = table.unit
+    found = []
+    for o in options(throw, rules):
+        dice = MAX_DICE if o.hot_dice else o.dice_left
+        r = int(-((tp + o.points - k) // unit))  # units still needed, rounded up
+        chance, over = table.at(r, dice)
+        expected = float(k) * chance + over * float(unit) if r > 0 else float(tp + o.points)
+        found.append((o, dice, chance, expected, "bank" if r <= 0 else "roll"))
+    top = max((f[2] for f in found), default=0.0)
+    advice = [
+        KeepAdvice(keep=o.keep, points=o.points, dice_left=dice, hot_dice=o.hot_dice,
+                   corner=False, value=chance, expected=expected,
+                   p_zilch_next=float(sol.p_zilch[dice - 1]), then=then, loss=top - chance,
+                   p_reach=chance)
+        for o, dice, chance, expected, then in found
+    ]
+    advice.sort(key=lambda a: (-a.value, -a.expected, len(a.keep)))
+    ctx = Context(on_board, sol._streak(streak))
+    _, penalty = _after_zilch(rules, ctx)
+    return Advice(throw, rules, tp, on_board, ctx.streak, tuple(advice), penalty, need=need)
 
 
 __all__ = [

@@ -7,8 +7,12 @@ import sys
 
 from cli.common import add_rules_options, print_json, rules_from_args
 from cli.tables import load_or_solve
+from scorer.final_turn import reach_chance
 from scorer.rules import PRESETS
 from scorer.strategy import Solution
+
+#: The needs shown for the final turn.
+FINAL_NEEDS = (300, 500, 1000, 1500, 2000, 3000, 4000, 5000)
 
 #: M. Busche, "Maximizing Expected Scores in the Game of Zilch" (2010), playr with the penalty.
 BUSCHE_PLAYR = 620.855
@@ -44,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     s = load_or_solve(rules_from_args(args))
     if args.json:
-        print_json(s.to_json())
+        obj = s.to_json()
+        obj["final_turn"] = {str(n): round(reach_chance(s.rules, n), 6) for n in FINAL_NEEDS}
+        print_json(obj)
         return 0
     sys.stdout.write(policy_text(s))
     return 0
@@ -73,5 +79,11 @@ def policy_text(s: Solution) -> str:
     lines.append("")
     lines.append(f"  'this turn' is the expected score of the turn (a penalty counts); the first "
                  f"bank needs {r.first_bank}, later banks {r.min_bank}.")
+    lines.append("")
+    lines.append("the final turn: the best chance of banking at least N points in one turn "
+                 "(from six dice, on the board)")
+    lines.append("  " + "".join(f"{n:>8}" for n in FINAL_NEEDS))
+    lines.append("  " + "".join(f"{reach_chance(r, n) * 100:>7.2f}%" for n in FINAL_NEEDS))
+    lines.append("  `zilch advise --need N --throw ...` ranks keeps by that chance.")
     lines.append("  Which dice to keep: `zilch advise --throw 153562` ranks every keep of a throw.")
     return "\n".join(lines) + "\n"

@@ -92,3 +92,12 @@ def test_bad_input_exits_2_with_nothing_on_stdout(capsys, argv):
     assert main(argv) == 2
     out = capsys.readouterr()
     assert out.out == "" and out.err.count("\n") == 1
+
+
+def test_advise_final_turn_need(capsys):
+    j = _json(capsys, ["advise", "--rules", "playr", "--throw", "111556", "--need", "2500",
+                       "--json"])
+    assert j["need"] == 2500 and j["options"][0]["keep"] == [1, 1, 1, 5, 5]
+    assert 0 < j["options"][0]["p_reach"] < 1
+    j = _json(capsys, ["strategy", "--rules", "playr", "--json"])
+    assert j["final_turn"]["300"] > j["final_turn"]["1000"] > 0

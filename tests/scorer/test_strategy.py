@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from scorer import PRESETS, get_rules, options
+from scorer.dice import MAX_DICE
+from scorer.final_turn import reach_chance
 from scorer.odds import multisets
 from scorer.simulate import play_turns
 from scorer.strategy import BadAdviceState, Context, _after_zilch, advise, solve, threshold
@@ -143,3 +145,55 @@ def test_monte_carlo_single_turn_from_off_the_board():
                      follow_streak=False)
     expected = s.start_expected[s.table(False, 0)]
     assert abs(run.mean - expected) < 3 * run.standard_error()
+
+
+# --- the final turn: the chance of banking at least N -------------------------------------
+
+
+def _brute_reach(rules, need_units, unit, dice, memo):
+    """Independent recursion over scorer.options with exact fractions (small needs only)."""
+    if need_units <= 0:
+        return Fraction(1)
+    key = (need_units, dice)
+    if key not in memo:
+        total = Fraction(0)
+        for counts, weight in multisets(dice):
+            throw = "".join(str(f) * k for f, k in enumerate(counts, start=1))
+            best = Fraction(0)
+            for o in options(throw, rules):
+                left = MAX_DICE if o.hot_dice else o.dice_left
+                best = max(best, _brute_reach(rules, need_units - int(o.points / unit), unit,
+                                              left, memo))
+            total += weight * best
+        memo[key] = total / 6**dice
+    return memo[key]
+
+
+def test_final_turn_chance_agrees_with_a_brute_force_recursion():
+    rules = get_rules("keeling")  # on the board: no minimum bank
+    memo = {}
+    for need in (50, 100, 200, 300):
+        for dice in (1, 2, 3, 6):
+            exact = _brute_reach(rules, need // 50, Fraction(50), dice, memo)
+            assert reach_chance(rules, need, dice=dice) == pytest.approx(float(exact), abs=1e-12)
+    assert reach_chance(rules, 50) == pytest.approx(1 - 1080 / 46656, abs=1e-12)
+    assert reach_chance(rules, 50, dice=1) == pytest.approx(1 / 3, abs=1e-12)
+
+
+def test_final_turn_chance_respects_the_threshold_and_falls_with_the_need():
+    playr = get_rules("playr")
+    assert reach_chance(playr, 50) == reach_chance(playr, 300)
+    chances = [reach_chance(playr, n) for n in range(300, 6001, 50)]
+    assert all(a >= b for a, b in zip(chances, chances[1:], strict=False))
+    keeling = get_rules("keeling")
+    assert reach_chance(keeling, 100, on_board=False) == reach_chance(keeling, 500, on_board=False)
+
+
+def test_final_turn_advice_goes_for_the_need():
+    a = advise("111556", get_rules("playr"), need=2500)
+    assert str(a.best.keep) == "11155" and a.best.then == "roll"
+    assert a.best.p_reach == pytest.approx(reach_chance(get_rules("playr"), 2500, 1100, 1))
+    assert a.to_json()["need"] == 2500
+    # with enough points the advice is to bank, with certainty
+    b = advise("111556", get_rules("playr"), need=1000)
+    assert b.best.then == "bank" and b.best.p_reach == 1.0
