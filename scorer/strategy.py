@@ -209,6 +209,10 @@ class Solution:
     seconds: float
     p_zilch: np.ndarray = field(repr=False)
 
+    def __repr__(self) -> str:
+        return (f"Solution(rules={self.rules.name!r}, gain={self.gain:.6f}, "
+                f"contexts={len(self.contexts)}, iterations={self.iterations})")
+
     @property
     def expected_turn_score(self) -> float:
         """The best long-run average points per turn, once on the board."""
