@@ -44,7 +44,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Any, Union
+from typing import Any
 
 from scorer.dice import MAX_DICE, Keep, Throw
 from scorer.errors import (
@@ -233,7 +233,7 @@ class Join:
         return {"join": self.player}
 
 
-Event = Union[Roll, SetAside, Bank, Undo, Challenge, Join]
+Event = Roll | SetAside | Bank | Undo | Challenge | Join
 _EVENT_KEYS = ("roll", "keep", "bank", "undo", "challenge", "join")
 
 
@@ -479,7 +479,9 @@ def apply(state: GameState, event: Event | Mapping[str, Any]) -> GameState:
     if isinstance(event, Undo):
         return undo(state)
     if state.finished:
-        raise GameOver(f"the game is over: {_winner_words(state.winners)}; nothing more can be played.")
+        raise GameOver(
+            f"the game is over: {_winner_words(state.winners)}; nothing more can be played."
+        )
     handler = {
         Roll: _roll,
         SetAside: _set_aside,
@@ -636,7 +638,9 @@ def _bank_refusal(state: GameState) -> str | None:
     if t.rolls == 0:
         return f"{me.name} must roll before banking: a turn starts with a throw."
     if t.roll is not None:
-        return f"{me.name} must set aside scoring dice from the roll {_spaced(t.roll)} before banking."
+        return (
+            f"{me.name} must set aside scoring dice from the roll {_spaced(t.roll)} before banking."
+        )
     problem = _threshold_problem(state, t.total)
     if problem:
         return problem
@@ -781,9 +785,7 @@ def _next_turn(state: GameState, i: int) -> GameState:
         order = [state.trigger] + [(state.trigger + k) % n for k in range(1, n)]
         return finish([next(players[j].name for j in order if players[j].name in leaders)])
     if rules.end_rule == "final_round_playoff" and len(leaders) > 1:
-        queue = tuple(
-            (i + k) % n for k in range(1, n + 1) if players[(i + k) % n].name in leaders
-        )
+        queue = tuple((i + k) % n for k in range(1, n + 1) if players[(i + k) % n].name in leaders)
         state = dataclasses.replace(state, final_queue=queue, playoff=True)
         return go(queue[0])
     return finish(leaders)
@@ -809,14 +811,14 @@ def _score(
     roll: Throw, sub: Counts, frozen: Counts, state: GameState
 ) -> tuple[Fraction, Counts] | None:
     """Points for keeping ``sub`` from ``roll``, and the frozen dice after it; None if illegal."""
-    if not any(sub) or any(k > c for k, c in zip(sub, roll.counts)):
+    if not any(sub) or any(k > c for k, c in zip(sub, roll.counts, strict=True)):
         return None
     rules = state.rules
     keep = _keep_of(sub)
     plain = options(roll, rules).find(keep)
     best: tuple[Fraction, Counts] | None = None
     if plain is not None:
-        best = (plain.points, tuple(f + k for f, k in zip(frozen, sub)))  # type: ignore[assignment]
+        best = (plain.points, tuple(f + k for f, k in zip(frozen, sub, strict=True)))  # type: ignore[assignment]
     if state.setup.options.pyramiding and any(frozen):
         pyramid = _pyramid(sub, frozen, rules)
         if pyramid is not None and (best is None or pyramid[0] > best[0]):
@@ -833,7 +835,7 @@ def _pyramid(sub: Counts, frozen: Counts, rules: Rules) -> tuple[Fraction, Count
     """
     total = Fraction(0)
     after = list(frozen)
-    for face, (k, a) in enumerate(zip(sub, frozen), start=1):
+    for face, (k, a) in enumerate(zip(sub, frozen, strict=True), start=1):
         if k == 0:
             continue
         choices: list[tuple[Fraction, int]] = []
