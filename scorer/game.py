@@ -406,6 +406,8 @@ class GameState:
         roll = self.turn.roll
         if roll is None:
             return []
+        if not (self.setup.options.pyramiding and any(self.turn.frozen)):
+            return [(o.keep, o.points) for o in options(roll, self.rules)]
         found = []
         for sub in _sub_multisets(roll.counts):
             scored = _score(roll, sub, self.turn.frozen, self)
