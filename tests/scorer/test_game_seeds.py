@@ -10,8 +10,6 @@ its plays (Alice's first and Doris's first two are the ones the text describes).
 
 from fractions import Fraction
 
-import pytest
-
 from scorer.game import apply, new_game
 from scorer.rules import get_rules
 from scorer.sheet import sheet

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from scorer import PRESETS, Keep, Throw, options
 
-ALL_THROWS = [combo for n in range(1, 7) for combo in combinations_with_replacement(range(1, 7), n)]
+ALL_THROWS = [
+    combo for n in range(1, 7) for combo in combinations_with_replacement(range(1, 7), n)
+]
 
 
 def test_there_are_923_distinct_throws():
