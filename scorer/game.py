@@ -76,8 +76,9 @@ class GameOptions:
 
     - ``pyramiding``: dice set aside earlier in the turn combine with new dice into a bigger
       combination; the frozen dice keep their points and the new combination scores in full
-      (a frozen 1 and two new 1s: 100 + 1000). Each set-aside die joins one combination only,
-      and three pairs and straights still need six dice of one roll.
+      (a frozen 1 and two new 1s: 100 + 1000). All the frozen dice of the face join; each
+      set-aside die joins one combination only; three pairs and straights still need six dice
+      of one roll.
     - ``surpassing``: a bank must also beat the previous player's turn score.
     - ``challenging``: ``{"challenge": NAME}`` before the first roll of a turn; a bank takes the
       same points off NAME, a zilch costs 600 (first challenge: on the board, below the target)
@@ -831,9 +832,9 @@ def _score(
 def _pyramid(sub: Counts, frozen: Counts, rules: Rules) -> tuple[Fraction, Counts] | None:
     """The best keep of ``sub`` where frozen dice of a face may join new ones of that face.
 
-    A pyramid is an n-of-a-kind made of ``j`` frozen dice and at least one new die; the
-    frozen dice keep the points they scored, the new combination scores in full, and every
-    die in a pyramid is spent (it cannot join another one).
+    A pyramid is an n-of-a-kind made of all the (unspent) frozen dice of a face and at least
+    one new die: the frozen dice keep the points they scored, the new combination scores in
+    full, and every die in a pyramid is spent (it cannot join another one).
     """
     total = Fraction(0)
     after = list(frozen)
@@ -845,7 +846,7 @@ def _pyramid(sub: Counts, frozen: Counts, rules: Rules) -> tuple[Fraction, Count
         if alone is not None:
             choices.append((alone[0], 0))
         single = {1: rules.one_points, 5: rules.five_points}.get(face, 0)
-        for j in range(1, a + 1):
+        for j in (a,) if a else ():  # all the frozen dice of the face join, or none
             for group in range(max(3, j + 1), j + k + 1):
                 singles = j + k - group
                 pts = kind_points(face, group, rules)
