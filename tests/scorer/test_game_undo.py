@@ -4,28 +4,37 @@ A property test over random legal games under every preset, with the zilch-pdf o
 at random.
 """
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scorer.errors import IllegalEvent, ZilchError
-from scorer.game import Roll, SetAside, apply, new_game, replay, undo
+from scorer.game import Challenge, GameOptions, Join, Roll, SetAside, apply, new_game, replay, undo
 from scorer.rules import PRESETS
+
+OPTIONS = [f for f in GameOptions().to_json()]
 
 
 @st.composite
 def games(draw):
     """A random legal game: the setup and its events, as played."""
     rules = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
-    opts = {
-        "pyramiding": draw(st.booleans()),
-        "surpassing": draw(st.booleans()),
-    }
+    opts = {name: draw(st.booleans()) for name in OPTIONS}
     players = ["Ann", "Ben", "Cat"][: draw(st.integers(1, 3))]
     g = new_game(rules, players, target=draw(st.sampled_from([1000, 3000])), options=opts)
     events = []
     for _ in range(draw(st.integers(1, 40))):
         if g.finished:
             break
+        if g.turn.rolls == 0 and draw(st.integers(0, 9)) == 0:
+            # at a turn's start, now and then: a challenge or a late player (maybe refused)
+            name = draw(st.sampled_from(["Ann", "Ben", "Cat", "Dan"]))
+            event = draw(st.sampled_from([Challenge(name), Join(name)]))
+            try:
+                g = apply(g, event)
+            except IllegalEvent:
+                continue
+            events.append(event)
+            continue
         if g.awaiting_keep:
             keeps = g.legal_keeps()
             keep, _ = keeps[draw(st.integers(0, len(keeps) - 1))]
@@ -60,6 +69,7 @@ def test_undo_then_replaying_the_event_gives_the_same_state(game):
 @given(games(), st.data())
 def test_undos_inside_the_log_take_back_the_event_before_them(game, data):
     final, events = game
+    assume(events)
     k = data.draw(st.integers(0, len(events) - 1))
     log = events[: k + 1] + [{"undo": True}] + events[k:]
     assert replay(final.setup, log) == final
