@@ -17,6 +17,7 @@ from cli.common import add_rules_options, print_json, rules_from_args
 from scorer.errors import BadSetup, ZilchError
 from scorer.game import GameState, apply, setup_from_json, start, winner_words
 from scorer.points import format_points
+from scorer.rules import Rules
 from scorer.sheet import sheet
 
 
@@ -43,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def play(lines: list[str], rules, target: int | None = None) -> GameState:
+def play(lines: list[str], rules: Rules, target: int | None = None) -> GameState:
     """Fold the input lines into a game; a bad line raises ZilchError naming its number."""
     state: GameState | None = None
     for number, line in enumerate(lines, start=1):
