@@ -17,7 +17,8 @@ The public API, for the CLI and the server::
 Events, as JSON (one per line in ``zilch game``): ``{"roll": [1,2,4,4,5,6]}``,
 ``{"keep": [1]}``, ``{"bank": true}``, ``{"undo": true}``, and with the zilch-pdf options
 ``{"challenge": "Bee"}`` (announced before the first roll of a turn) and
-``{"join": "Cy"}`` (a late player, between turns).
+``{"join": "Cy"}`` (a late player, between turns) and ``{"skip": true}`` (the player due is
+away, and catches up later).
 
 >>> from scorer.rules import get_rules
 >>> g = new_game(get_rules("classic-1990"), ["Alf", "Bee"])
@@ -83,8 +84,9 @@ class GameOptions:
     - ``challenging``: ``{"challenge": NAME}`` before the first roll of a turn; a bank takes the
       same points off NAME, a zilch costs 600 (first challenge: on the board, below the target)
       or 2000 (second challenge: at or above the target).
-    - ``late_players``: ``{"join": NAME}`` between turns, before anyone reaches the target; a
-      player behind the one before them in the seating plays again until caught up.
+    - ``late_players``: ``{"join": NAME}`` between turns, before anyone reaches the target, and
+      ``{"skip": true}`` for a player who is away when due; a player behind the one before them
+      in the seating plays turn after turn, when next due, until caught up ("rabbiting").
     """
 
     pyramiding: bool = False
@@ -234,8 +236,16 @@ class Join:
         return {"join": self.player}
 
 
-Event = Roll | SetAside | Bank | Undo | Challenge | Join
-_EVENT_KEYS = ("roll", "keep", "bank", "undo", "challenge", "join")
+@dataclass(frozen=True)
+class Skip:
+    """zilch-pdf option: the player due is away; they catch up on the turn when back."""
+
+    def to_json(self) -> dict:
+        return {"skip": True}
+
+
+Event = Roll | SetAside | Bank | Undo | Challenge | Join | Skip
+_EVENT_KEYS = ("roll", "keep", "bank", "undo", "challenge", "join", "skip")
 
 
 def _dice_list(value: Any, what: str) -> tuple[int, ...]:
@@ -252,22 +262,23 @@ def event_from_json(obj: Any) -> Event:
     >>> event_from_json({"keep": [5, 1]})
     SetAside(dice=(5, 1))
     """
-    if isinstance(obj, (Roll, SetAside, Bank, Undo, Challenge, Join)):
+    if isinstance(obj, (Roll, SetAside, Bank, Undo, Challenge, Join, Skip)):
         return obj
     if not isinstance(obj, Mapping) or len(obj) != 1 or next(iter(obj)) not in _EVENT_KEYS:
         raise BadSetup(
             'an event is one of {"roll": [...]}, {"keep": [...]}, {"bank": true}, '
-            f'{{"undo": true}}, {{"challenge": NAME}}, {{"join": NAME}}; not {obj!r}'
+            '{"undo": true}, {"challenge": NAME}, {"join": NAME}, {"skip": true}; '
+            f"not {obj!r}"
         )
     key, value = next(iter(obj.items()))
     if key == "roll":
         return Roll(_dice_list(value, key))
     if key == "keep":
         return SetAside(_dice_list(value, key))
-    if key in ("bank", "undo"):
+    if key in ("bank", "undo", "skip"):
         if value is not True:
             raise BadSetup(f'write {{"{key}": true}}, not {obj!r}')
-        return Bank() if key == "bank" else Undo()
+        return {"bank": Bank, "undo": Undo, "skip": Skip}[key]()
     if not isinstance(value, str):
         raise BadSetup(f'"{key}" takes a player\'s name, not {value!r}')
     return Challenge(value) if key == "challenge" else Join(value)
@@ -491,6 +502,7 @@ def apply(state: GameState, event: Event | Mapping[str, Any]) -> GameState:
         Bank: _bank,
         Challenge: _challenge,
         Join: _join,
+        Skip: _skip,
     }[type(event)]
     new = handler(state, event)
     return dataclasses.replace(new, events=state.events + (event,))
@@ -611,6 +623,18 @@ def _join(state: GameState, ev: Join) -> GameState:
     except BadSetup as e:
         raise IllegalEvent(str(e)) from None
     return dataclasses.replace(state, players=state.players + (Player(name, late=True),))
+
+
+def _skip(state: GameState, ev: Skip) -> GameState:
+    if not state.setup.options.late_players:
+        raise IllegalEvent("late players are not switched on for this game, so no turn is skipped.")
+    if state.turn.rolls or state.turn.challenge is not None:
+        raise IllegalEvent("a turn can be skipped only before its first roll.")
+    if state.trigger is not None:
+        raise IllegalEvent("the final turns cannot be skipped.")
+    if len(state.players) < 2:
+        raise IllegalEvent("a player alone cannot skip a turn.")
+    return dataclasses.replace(state, turn=Turn((state.turn.player + 1) % len(state.players)))
 
 
 # --- banking -----------------------------------------------------------------------------
@@ -913,6 +937,7 @@ __all__ = [
     "Player",
     "Roll",
     "SetAside",
+    "Skip",
     "Setup",
     "Turn",
     "TurnRecord",

@@ -3,7 +3,7 @@
 The first line is the set-up, ``{"players": ["Alf", "Bee"]}`` (it may also carry
 ``"target"`` and ``"options"``); then one event per line, played by whoever is due:
 ``{"roll": [...]}``, ``{"keep": [...]}``, ``{"bank": true}``, ``{"undo": true}`` (and, with
-the zilch-pdf options, ``{"challenge": NAME}`` and ``{"join": NAME}``). An illegal event
+the zilch-pdf options, ``{"challenge": NAME}``, ``{"join": NAME}`` and ``{"skip": true}``). An illegal event
 stops the game there: exit status 2, "line N: why", and nothing after it is applied.
 """
 

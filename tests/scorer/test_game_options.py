@@ -156,3 +156,25 @@ def test_joining_needs_the_option_a_new_name_and_no_turn_under_way():
         apply(g, {"join": "Ben"})
     with pytest.raises(IllegalEvent, match="between turns"):
         apply(apply(g, {"roll": [1, 2, 3, 4, 6, 6]}), {"join": "Cat"})
+
+
+def test_a_player_away_skips_and_catches_up_when_back():
+    g = new_game(PDF, ["Ann", "Ben", "Cat"], options={"late_players": True})
+    g = zilch(g)
+    g = apply(g, {"skip": True})  # Ben is away
+    assert g.current == "Cat" and g.players[1].turns == 0
+    g = zilch(zilch(g))  # Cat, then Ann's second turn
+    assert g.current == "Ben"
+    g = bank(g, "555234", "555")
+    assert g.current == "Ben"  # Ben plays again to catch up with Ann
+    g = zilch(g)
+    assert g.current == "Cat"
+    assert [c.text if c else "" for c in (row[1] for row in sheet(g).rows)] == ["500", "Z"]
+
+
+def test_skipping_needs_the_option_and_a_turn_not_begun():
+    with pytest.raises(IllegalEvent, match="not switched on"):
+        apply(new_game(PDF, ["Ann", "Ben"]), {"skip": True})
+    g = new_game(PDF, ["Ann", "Ben"], options={"late_players": True})
+    with pytest.raises(IllegalEvent, match="before its first roll"):
+        apply(apply(g, {"roll": [1, 2, 3, 4, 6, 6]}), {"skip": True})

@@ -9,6 +9,7 @@ from scorer.game import (
     Join,
     Roll,
     SetAside,
+    Skip,
     Undo,
     apply,
     event_from_json,
@@ -52,7 +53,8 @@ def test_any_starter_rule_takes_the_first_named():
 
 
 @pytest.mark.parametrize(
-    "event", [Roll((1, 2, 3)), SetAside((5, 1)), Bank(), Undo(), Challenge("Bee"), Join("Cy")]
+    "event",
+    [Roll((1, 2, 3)), SetAside((5, 1)), Bank(), Undo(), Challenge("Bee"), Join("Cy"), Skip()],
 )
 def test_events_read_back_what_they_print(event):
     assert event_from_json(event.to_json()) == event

@@ -8,7 +8,18 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scorer.errors import IllegalEvent, ZilchError
-from scorer.game import Challenge, GameOptions, Join, Roll, SetAside, apply, new_game, replay, undo
+from scorer.game import (
+    Challenge,
+    GameOptions,
+    Join,
+    Roll,
+    SetAside,
+    Skip,
+    apply,
+    new_game,
+    replay,
+    undo,
+)
 from scorer.rules import PRESETS
 
 OPTIONS = [f for f in GameOptions().to_json()]
@@ -26,9 +37,9 @@ def games(draw):
         if g.finished:
             break
         if g.turn.rolls == 0 and draw(st.integers(0, 9)) == 0:
-            # at a turn's start, now and then: a challenge or a late player (maybe refused)
+            # at a turn's start, now and then: a challenge, a late player, a skip (maybe refused)
             name = draw(st.sampled_from(["Ann", "Ben", "Cat", "Dan"]))
-            event = draw(st.sampled_from([Challenge(name), Join(name)]))
+            event = draw(st.sampled_from([Challenge(name), Join(name), Skip()]))
             try:
                 g = apply(g, event)
             except IllegalEvent:
