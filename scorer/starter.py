@@ -95,6 +95,20 @@ def roll_until_zilch_starter(totals: Mapping[str, Fraction | int]) -> StarterRes
     return _highest(totals)
 
 
+def playing_order(seating: Sequence[str], starter: str) -> list[str]:
+    """The players in playing order: the starter, then those to their left in turn.
+
+    For the next game of a session (classic-1990: the previous winner starts) pass the winner.
+
+    >>> playing_order(["Alf", "Bee", "Cy"], "Bee")
+    ['Bee', 'Cy', 'Alf']
+    """
+    if starter not in seating:
+        raise IllegalEvent(f"{starter!r} is not one of the players.")
+    i = list(seating).index(starter)
+    return [*seating[i:], *seating[:i]]
+
+
 def choose_starter(rules: Rules, throws: Mapping[str, object]) -> StarterResult:
     """By the preset's ``starter_rule``: ``throws`` are one die each (``one_die``), totals
     before a zilch (``roll_until_zilch``), or anything (``any``: the first named starts)."""
@@ -111,6 +125,7 @@ __all__ = [
     "StarterResult",
     "choose_starter",
     "one_die_starter",
+    "playing_order",
     "roll_until_zilch_starter",
     "starter_turn_points",
 ]
