@@ -3,8 +3,9 @@
 The first line is the set-up, ``{"players": ["Alf", "Bee"]}`` (it may also carry
 ``"target"`` and ``"options"``); then one event per line, played by whoever is due:
 ``{"roll": [...]}``, ``{"keep": [...]}``, ``{"bank": true}``, ``{"undo": true}`` (and, with
-the zilch-pdf options, ``{"challenge": NAME}``, ``{"join": NAME}`` and ``{"skip": true}``). An illegal event
-stops the game there: exit status 2, "line N: why", and nothing after it is applied.
+the zilch-pdf options, ``{"challenge": NAME}``, ``{"join": NAME}`` and ``{"skip": true}``).
+An illegal event stops the game there: exit status 2, "line N: why", and nothing after it is
+applied.
 """
 
 from __future__ import annotations
