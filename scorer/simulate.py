@@ -23,7 +23,7 @@ import numpy as np
 from scorer.dice import MAX_DICE
 from scorer.rules import Rules
 from scorer.scoring import _options_for
-from scorer.strategy import Context, Solution, _after_zilch, solve, threshold
+from scorer.strategy import Context, Solution, _after_zilch, corner_of, solve, threshold
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,10 @@ def _value_after(sol: Solution, table: int, t: int, m: int) -> float:
     return float(sol.value[table, t, m - 1])
 
 
-def play_turn(sol: Solution, ctx: Context, rng: np.random.Generator) -> tuple[float, bool]:
-    """One turn by the policy from context ``ctx``: (its score, whether it zilched)."""
+def play_turn(sol: Solution, ctx: Context,
+              rng: np.random.Generator) -> tuple[float, Context]:
+    """One turn by the policy from context ``ctx``: its score, and the context of the
+    player's next turn."""
     rules = sol.rules
     unit = sol.unit
     table = sol.index[ctx]
@@ -72,19 +74,17 @@ def play_turn(sol: Solution, ctx: Context, rng: np.random.Generator) -> tuple[fl
         counts = tuple(int(c) for c in np.bincount(faces, minlength=7)[1:])
         keeps = _keeps(counts, rules, unit)
         if not keeps:
-            if ctx.corner:
-                return secured, False
-            _, penalty = _after_zilch(rules, ctx)
-            return -float(penalty), True
+            after, penalty = _after_zilch(rules, ctx)
+            return secured - float(penalty), after
         pts, m = max(keeps, key=lambda k: _value_after(sol, table, t + k[0], k[1]))
         t += pts
         if t >= sol.cap:
-            return secured + t * float(unit), False
+            return secured + t * float(unit), Context(True, 0)
         if m == 0:
             if rules.turning_the_corner and t * unit >= threshold(rules, ctx):
                 # the corner banks the turn's points; the rest of the turn goes on after it
                 secured += t * float(unit)
-                ctx = Context(True, 0, corner=True)
+                ctx = corner_of(ctx)
                 table = sol.index[ctx]
                 t, dice = 0, MAX_DICE
                 continue
@@ -92,7 +92,7 @@ def play_turn(sol: Solution, ctx: Context, rng: np.random.Generator) -> tuple[fl
         else:
             dice = m
         if sol.bank[table, t, dice - 1]:
-            return secured + t * float(unit), False
+            return secured + t * float(unit), Context(True, 0)
 
 
 def play_turns(rules: Rules, turns: int, rng: np.random.Generator,
@@ -104,13 +104,10 @@ def play_turns(rules: Rules, turns: int, rng: np.random.Generator,
     ctx = Context(on_board, sol._streak(streak))
     scores = np.empty(turns)
     for i in range(turns):
-        score, zilched = play_turn(sol, ctx, rng)
+        score, after = play_turn(sol, ctx, rng)
         scores[i] = score
         if follow_streak:
-            if zilched:
-                ctx, _ = _after_zilch(rules, ctx)
-            else:
-                ctx = Context(True, 0)
+            ctx = after
     return Run(scores)
 
 

@@ -43,7 +43,7 @@ from scorer.scoring import _options_for, options
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the solver's results could change (a key for any table stored on disk).
-SOLVER_VERSION = 1
+SOLVER_VERSION = 2
 #: Turn points from which the solver always banks. Reaching this in one turn is so rare that
 #: the truncation moves no reported figure (see ``tools/bench/bench_strategy.py --cap``).
 DEFAULT_CAP = 30000
@@ -111,8 +111,9 @@ def _throws(rules: Rules) -> _Throws:
 class Context:
     """Where a turn starts: on the board or not, and the zilches already in a row.
 
-    ``corner`` is the rest of a turn after zilch-pdf's "turning the corner" (its points are
-    banked; a zilch loses only what comes after).
+    ``corner`` is the rest of a turn after zilch-pdf's "turning the corner": the points so
+    far are banked, a zilch loses only what comes after (and still counts in the streak, as
+    in :mod:`scorer.game`), and any points may be banked.
     """
 
     on_board: bool
@@ -121,7 +122,7 @@ class Context:
 
     def describe(self) -> str:
         if self.corner:
-            return "after turning the corner"
+            return f"after turning the corner, {self.streak} zilch(es) in a row before"
         board = "on the board" if self.on_board else "not yet on the board"
         return f"{board}, {self.streak} zilch{'es' if self.streak != 1 else ''} in a row"
 
@@ -151,16 +152,31 @@ def _contexts(rules: Rules) -> tuple[list[Context], dict[Context, int]]:
         else:
             index[off] = index[Context(True, s)]
     if rules.turning_the_corner:
-        pc = Context(True, 0, corner=True)
-        index[pc] = len(ctxs)
-        ctxs.append(pc)
+        # after a corner the player is on the board; the streak before the turn still counts
+        # (and so does the board, for a penalty that waits for the board)
+        boards = (True,) if rules.penalty_before_board or not rules.zilch_penalty else (
+            True, False)
+        for b in boards:
+            for s in range(streaks):
+                pc = Context(b, s, corner=True)
+                index[pc] = len(ctxs)
+                ctxs.append(pc)
+        if len(boards) == 1:
+            for s in range(streaks):
+                index[Context(False, s, corner=True)] = index[Context(True, s, corner=True)]
     return ctxs, index
+
+
+def corner_of(c: Context) -> Context:
+    """The context of the rest of the turn after a corner turned in context ``c``."""
+    return Context(c.on_board, c.streak, corner=True)
 
 
 def _after_zilch(rules: Rules, c: Context) -> tuple[Context, Fraction]:
     """The context after a zilch in ``c``, and the points it costs."""
-    if c.corner:  # the corner's points are banked: the turn counts as a bank
-        return Context(True, 0), Fraction(0)
+    if c.corner:  # the corner's points are banked, so the player ends on the board
+        after, penalty = _after_zilch(rules, Context(c.on_board, c.streak))
+        return Context(True, after.streak), penalty
     streaks = rules.zilch_penalty_after if rules.zilch_penalty else 1
     s = c.streak + 1
     penalty = Fraction(0)
@@ -174,7 +190,9 @@ def _after_zilch(rules: Rules, c: Context) -> tuple[Context, Fraction]:
 
 
 def threshold(rules: Rules, c: Context) -> int:
-    """The fewest points that may be banked in context ``c``."""
+    """The fewest points that may be banked in context ``c`` (after a corner: any)."""
+    if c.corner:
+        return 0
     return rules.min_bank if c.on_board else rules.first_bank
 
 
@@ -367,7 +385,8 @@ def solve(rules: Rules, cap_points: int = DEFAULT_CAP) -> Solution:
     ctxs, index = _contexts(rules)
     nctx = len(ctxs)
     on0 = index[Context(True, 0)]
-    corner_t = index.get(Context(True, 0, corner=True))
+    corners = [i for i, c in enumerate(ctxs) if c.corner]
+    corner_idx = np.array([index[corner_of(c)] for c in ctxs]) if corners else None
 
     thr = np.array([int(np.ceil(threshold(rules, c) / u - 1e-9)) for c in ctxs])
     thr = np.maximum(thr, 1)  # a turn never banks 0 points
@@ -438,12 +457,10 @@ def solve(rules: Rules, cap_points: int = DEFAULT_CAP) -> Solution:
             # hot dice: a corner (zilch-pdf) banks the points and goes on; else six dice
             hv = value[:, t, 5].copy()
             hd = dval[:, t, 5, :].copy()
-            if corner_t is not None:
+            if corner_idx is not None:
                 ok = t >= thr
-                hv = np.where(ok, t * u + theta[corner_t], hv)
-                e_c = np.zeros(nctx)
-                e_c[corner_t] = 1.0
-                hd = np.where(ok[:, None], e_c[None, :], hd)
+                hv = np.where(ok, t * u + theta[corner_idx], hv)
+                hd = np.where(ok[:, None], np.eye(nctx)[corner_idx], hd)
             hotv[:, t] = hv
             dhot[:, t] = hd
             base = t * 6
@@ -456,7 +473,7 @@ def solve(rules: Rules, cap_points: int = DEFAULT_CAP) -> Solution:
         policy = (banks[:, :cap].tobytes(), choice.tobytes())
         # policy evaluation: start_v = a + D theta, exactly, for this policy
         a = start_v - start_d @ theta
-        new_theta, gain = _evaluate(a, start_d, ctxs, on0, corner_t)
+        new_theta, gain = _evaluate(a, start_d, ctxs, on0)
         log.info("policy iteration %d: gain %.9f", iterations, gain)
         # the policy is greedy for its own values: optimal (policy iteration has converged)
         if np.allclose(new_theta, theta, rtol=0, atol=1e-9) or prev_policy == policy:
@@ -466,10 +483,14 @@ def solve(rules: Rules, cap_points: int = DEFAULT_CAP) -> Solution:
         prev_policy = policy
         theta = new_theta
     # expected score of this turn alone: drop the relative values of the next turn's context
-    real = np.ones(nctx, dtype=bool)
-    if corner_t is not None:
-        real[corner_t] = False
-    h_part = np.where(real, theta, 0.0)
+    # after a corner, the rest of the turn is worth W = its expected points + the relative
+    # values of where it ends: keep the points, drop the rest
+    h_part = theta.copy()
+    if corners:
+        a = start_v - start_d @ theta
+        cc = np.array(corners)
+        e_pc = np.linalg.solve(np.eye(len(cc)) - start_d[np.ix_(cc, cc)], a[cc])
+        h_part[cc] = theta[cc] - e_pc
     expected = value - dval @ h_part
     hot_expected = hotv - dhot @ h_part
     start_expected = start_v - start_d @ h_part
@@ -484,7 +505,7 @@ def solve(rules: Rules, cap_points: int = DEFAULT_CAP) -> Solution:
 
 
 def _evaluate(a: np.ndarray, d: np.ndarray, ctxs: list[Context], on0: int,
-              corner_t: int | None) -> tuple[np.ndarray, float]:
+              ) -> tuple[np.ndarray, float]:
     """The relative values and the average score per turn of a fixed policy.
 
     For each context c the first roll is worth ``a[c] + d[c] . theta``: ``h(c) + gain`` for a
@@ -496,7 +517,7 @@ def _evaluate(a: np.ndarray, d: np.ndarray, ctxs: list[Context], on0: int,
     rhs = np.zeros(n + 1)
     m[:n, :n] = np.eye(n) - d
     for i in range(n):
-        m[i, n] = 0.0 if i == corner_t else 1.0
+        m[i, n] = 0.0 if ctxs[i].corner else 1.0
         rhs[i] = a[i]
     m[n, on0] = 1.0
     sol = np.linalg.solve(m, rhs)

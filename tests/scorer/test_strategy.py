@@ -105,8 +105,9 @@ def test_turning_the_corner_banks_the_points():
     a = advise("115", rules, turn_points=450)
     assert a.best.hot_dice and a.best.corner and a.best.then == "roll"
     s = solve(rules)
-    w = s.h[s.index[Context(True, 0, corner=True)]]
-    assert a.best.expected == pytest.approx(700 + w)
+    after = s.start_expected[s.index[Context(True, 0, corner=True)]]
+    assert a.best.expected == pytest.approx(700 + after)
+    assert a.best.value == pytest.approx(700 + s.h[s.index[Context(True, 0, corner=True)]])
 
 
 def test_bad_states_are_refused():
