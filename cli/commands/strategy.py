@@ -7,9 +7,13 @@ import sys
 
 from cli.common import add_rules_options, print_json, rules_from_args
 from cli.tables import load_or_solve
+from scorer import format_points
 from scorer.final_turn import reach_chance
 from scorer.rules import PRESETS
-from scorer.strategy import Solution
+from scorer.strategy import Solution, advise
+
+#: Example first throws of six dice, for the keep advice (no straights among them).
+EXAMPLE_THROWS = ("155346", "115346", "115534", "222156", "333516", "444512", "111346")
 
 #: The needs shown for the final turn.
 FINAL_NEEDS = (300, 500, 1000, 1500, 2000, 3000, 4000, 5000)
@@ -79,6 +83,21 @@ def policy_text(s: Solution) -> str:
     lines.append("")
     lines.append(f"  'this turn' is the expected score of the turn (a penalty counts); the first "
                  f"bank needs {r.first_bank}, later banks {r.min_bank}.")
+    lines.append("")
+    lines.append("which dice to keep from a first throw of six dice (on the board, no zilches "
+                 "in a row):")
+    for throw in EXAMPLE_THROWS:
+        a = advise(throw, r, solution=s)
+        b = a.best
+        if b is None:
+            continue
+        then = ("then bank" if b.then == "bank"
+                else f"then roll {b.dice_left} {'die' if b.dice_left == 1 else 'dice'}")
+        alt = next((o for o in a.options if o.points == max(x.points for x in a.options)), b)
+        note = "" if alt is b else (f"  (keeping {alt.keep} for {format_points(alt.points)} "
+                                    f"gives up {alt.loss:.0f})")
+        lines.append(f"  {throw}: keep {str(b.keep):<6} for {format_points(b.points):>5}, "
+                     f"{then}{note}")
     lines.append("")
     lines.append("the final turn: the best chance of banking at least N points in one turn "
                  "(from six dice, on the board)")
