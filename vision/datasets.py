@@ -233,9 +233,9 @@ def _yolo_samples(
 
 
 def _images(folder: Path) -> list[Path]:
-    return sorted(
-        p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()
-    )
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
 
 
 def load_nell_byler(root: Path) -> list[Sample]:
@@ -261,6 +261,8 @@ def load_matteop65(root: Path) -> list[Sample]:
     words = ["one", "two", "three", "four", "five", "six"]
     pairs = []
     for subset in ("Train", "Valid"):
+        if not (base / subset).is_dir():
+            continue
         classes = [c.strip().lower() for c in (base / subset / "classes.txt").read_text().split()]
         if classes != words:
             raise ValueError(f"matteop65/{subset}/classes.txt is not One..Six: {classes}")
@@ -401,8 +403,11 @@ def load_kamilpiechowiak(root: Path, include_disputed: bool = False) -> list[Sam
                     subset="small",
                     rethrow=rethrow,
                     notes=row["notes"],
-                    extra={"status": row["status"], "cocked": row["cocked"],
-                           "off_table": row["off_table"]},
+                    extra={
+                        "status": row["status"],
+                        "cocked": row["cocked"],
+                        "off_table": row["off_table"],
+                    },
                 )
             )
     return samples
@@ -421,8 +426,9 @@ def load_mschlafly(root: Path) -> list[Sample]:
             log.warning("mschlafly: no value in the name %s; skipped", img.name)
             continue
         samples.append(
-            Sample(image=img, folder="mschlafly", licence=None,
-                   dice=(LabelledDie(int(m.group(1))),))
+            Sample(
+                image=img, folder="mschlafly", licence=None, dice=(LabelledDie(int(m.group(1))),)
+            )
         )
     return samples
 
