@@ -105,7 +105,8 @@ def _pct(x: float | None, digits: int = 1) -> str:
 
 HEADER = (
     f"{'folder':<19}{'photos':>7}{'dice':>6}{'recall':>9}{'precis.':>9}{'found':>8}"
-    f"{'throws':>9}{'silent':>8}{'(wrong/phantom/other)':>23}{'flagged':>9}{'ms':>7}"
+    f"{'throws':>9}{'silent':>8}{'(wrong/phantom/other)':>23}{'flagged':>9}{'xflag':>7}"
+    f"{'ms':>7}"
 )
 
 
@@ -113,10 +114,11 @@ def format_row(r: Row) -> str:
     ms = "-" if r.median_ms is None else f"{r.median_ms:.1f}"
     err = f"  ({r.errors} crashed)" if r.errors else ""
     parts = f"{r.wrong}/{r.phantom}/{r.on_others}"
+    xf = "-" if r.false_flags is None else f"{r.false_flags:.2f}"
     return (
         f"{r.folder:<19}{r.images:>7}{r.dice:>6}{_pct(r.recall):>9}{_pct(r.precision):>9}"
         f"{_pct(r.found):>8}{_pct(r.throws_right):>9}{_pct(r.silent, 2):>8}{parts:>23}"
-        f"{_pct(r.flagged):>9}{ms:>7}{err}"
+        f"{_pct(r.flagged):>9}{xf:>7}{ms:>7}{err}"
     )
 
 
@@ -137,7 +139,8 @@ def report(table: list[Row], train_source: str) -> str:
         "recall = dice read right, unflagged / labelled dice;  precision = right / accepted dice;",
         "found = labelled dice detected at all (folders with boxes);  throws = photos fully right;",
         "silent = accepted dice with a wrong value or where there is no pip die / labelled dice;",
-        "flagged = dice flagged uncertain, cocked or off the table / labelled dice;  ms = median.",
+        "flagged = pip dice flagged uncertain, cocked or off the table / labelled dice;",
+        "xflag = flagged dice where there is no pip die, per photo;  ms = median per photo.",
     ]
     return "\n".join(lines)
 
@@ -212,12 +215,12 @@ def write_outputs(out: Path, table: list[Row], scores: list[ImageScore], meta: d
         w = csv.writer(f)
         w.writerow(
             ["image", "folder", "training", "labelled", "found", "right", "flagged", "wrong",
-             "phantom", "on_others", "throw_right", "ms", "read_values", "error"]
+             "phantom", "on_others", "false_flags", "throw_right", "ms", "read_values", "error"]
         )  # fmt: skip
         for s in scores:
             w.writerow(
                 [s.name, s.folder, int(s.training), s.labelled, s.found, s.right, s.flagged,
-                 s.wrong, s.phantom, s.on_others, s.throw_right, f"{s.ms:.1f}",
+                 s.wrong, s.phantom, s.on_others, s.false_flags, s.throw_right, f"{s.ms:.1f}",
                  " ".join(map(str, s.read_values)), s.error]
             )  # fmt: skip
 

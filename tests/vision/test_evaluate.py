@@ -180,3 +180,19 @@ def test_eval_script_end_to_end(tmp_path, monkeypatch, capsys):
     assert ev.main([*args, "no_such_module:read"]) == 2
     assert ev.main([*args, "test_evaluate:fake_read", "--folders", "nope"]) == 2
     sys.modules.pop("zilch_eval", None)
+
+
+def test_false_flags_are_flags_where_there_is_no_die():
+    s = boxed((5, 0, 0), others=[(200, 0)])
+    sc = score(
+        s,
+        reading(
+            die(5, 0, 0), die(4, 200, 0, flags=[UNCERTAIN]), die(None, 100, 100, flags=[UNCERTAIN])
+        ),
+    )
+    assert (sc.flagged, sc.false_flags, sc.silent) == (0, 1, 0)
+    v = values_sample(1, 6)
+    sc = score(
+        v, reading(die(1, 0, 0), *(die(None, 40 * i, 50, flags=[UNCERTAIN]) for i in range(3)))
+    )
+    assert (sc.right, sc.flagged, sc.false_flags) == (1, 1, 2)
