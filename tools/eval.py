@@ -55,7 +55,7 @@ def training_folders(arg: str | None, models: Path = REPO / "models") -> tuple[s
         except (OSError, ValueError):
             continue
         if isinstance(data, dict) and isinstance(data.get("train_folders"), list):
-            return set(data["train_folders"]), str(card.relative_to(REPO))
+            return set(data["train_folders"]), f"models/{card.name}"
     return set(D.LICENSED), "default: every licensed folder"
 
 

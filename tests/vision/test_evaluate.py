@@ -196,3 +196,18 @@ def test_false_flags_are_flags_where_there_is_no_die():
         v, reading(die(1, 0, 0), *(die(None, 40 * i, 50, flags=[UNCERTAIN]) for i in range(3)))
     )
     assert (sc.right, sc.flagged, sc.false_flags) == (1, 1, 2)
+
+
+def test_training_folders_come_from_the_flag_the_model_file_or_the_licence(tmp_path):
+    ev = _load_eval()
+    assert ev.training_folders("nell-byler, matteop65/Train", tmp_path) == (
+        {"nell-byler", "matteop65/Train"},
+        "--train-folders",
+    )
+    assert ev.training_folders("none", tmp_path)[0] == set()
+    assert ev.training_folders(None, tmp_path)[0] == {"nell-byler", "matteop65", "kamilpiechowiak"}
+    (tmp_path / "dice.json").write_text(json.dumps({"train_folders": ["matteop65"]}))
+    assert ev.training_folders(None, tmp_path) == ({"matteop65"}, "models/dice.json")
+    s = Sample(image=Path("a.jpg"), folder="matteop65", licence="MIT", dice=(), subset="Valid")
+    assert ev.is_training(s, {"matteop65"}) and not ev.is_training(s, {"matteop65/Train"})
+    sys.modules.pop("zilch_eval", None)
