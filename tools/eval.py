@@ -145,54 +145,66 @@ def report(table: list[Row], train_source: str) -> str:
     return "\n".join(lines)
 
 
+OUTCOMES = (
+    ("right", "read right", "tab:green"),
+    ("flagged", "flagged", "tab:orange"),
+    ("wrong", "accepted, wrong value (silent)", "tab:red"),
+    ("missed", "missed", "lightgrey"),
+)
+
+
+def _outcome_shares(r: Row) -> dict[str, float]:
+    """Shares of the labelled dice: right, flagged, wrong (accepted) and missed; they sum to 1."""
+    if not r.dice:
+        return {k: 0.0 for k, _, _ in OUTCOMES}
+    right, flagged, wrong = r.recall or 0.0, r.flagged or 0.0, r.wrong / r.dice
+    return {"right": right, "flagged": flagged, "wrong": wrong,
+            "missed": max(0.0, 1.0 - right - flagged - wrong)}  # fmt: skip
+
+
 def plot(table: list[Row], scores: list[ImageScore], path: Path) -> None:
+    """Accuracy by folder (what became of the labelled dice, and throws) and by die size."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [3, 2]})
-    table = sorted(table, key=lambda r: (r.training, r.folder))
-    labels = [f"{r.folder}{' (train)' if r.training else ''}" for r in table]
-    x = range(len(table))
-    w = 0.27
-    for k, (attr, name, colour) in enumerate(
-        (
-            ("recall", "dice right", "tab:green"),
-            ("throws_right", "throws fully right", "tab:blue"),
-            ("flagged", "dice flagged", "tab:orange"),
-        )
-    ):
-        vals = [100 * (getattr(r, attr) or 0) for r in table]
-        ax1.bar([i + (k - 1) * w for i in x], vals, w, label=name, color=colour)
-    silent = [100 * (r.silent or 0) for r in table]
-    ax1.plot(list(x), silent, "rx", markersize=9, label="silent errors (accepted, wrong)")
-    ax1.set_xticks(list(x), labels, rotation=20, ha="right", fontsize=8)
-    ax1.set_ylim(0, 105)
-    ax1.set_ylabel("% of dice / throws")
-    ax1.set_title("by folder (one camera and table each)")
-    ax1.axhline(99.5, color="grey", lw=0.6, ls="--")
-    ax1.legend(fontsize=7, loc="lower left")
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.4), gridspec_kw={"width_ratios": [3, 2]})
+    table = sorted(table, key=lambda r: (r.training, r.folder), reverse=True)  # held out on top
+    y = list(range(len(table)))
+    left = [0.0] * len(table)
+    for key, name, colour in OUTCOMES:
+        vals = [100 * _outcome_shares(r)[key] for r in table]
+        ax1.barh(y, vals, left=left, color=colour, label=name, height=0.6)
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    for i, r in enumerate(table):
+        silent = "-" if r.silent is None else f"{100 * r.silent:.1f}%"
+        ax1.text(101, i, f"throws {_pct(r.throws_right, 0)}, silent {silent}", va="center",
+                 fontsize=7)  # fmt: skip
+    ax1.set_yticks(y, [f"{r.folder}{' (train)' if r.training else ''}\n{r.dice} dice"
+                       for r in table], fontsize=7)  # fmt: skip
+    ax1.set_xlim(0, 135)
+    ax1.set_xticks([0, 20, 40, 60, 80, 100])
+    ax1.set_xlabel("% of labelled pip dice")
+    ax1.set_title("by folder (one camera and table each)", fontsize=9)
+    ax1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.4, -0.13), ncol=4, frameon=False)
+
+    bins_all = by_size([s for s in scores if not s.error])
+    names = [f"{b['lo']}-{b['hi'] if b['hi'] < 10_000 else ''}" for b in bins_all]
     for training, style in ((False, "o-"), (True, "s--")):
         bins = by_size([s for s in scores if s.training == training and not s.error])
-        bins = [b for b in bins if b["dice"]]
-        if not bins:
+        if not any(b["dice"] for b in bins):
             continue
-        names = [f"{b['lo']}-{b['hi'] if b['hi'] < 10_000 else ''}" for b in bins]
-        ax2.plot(
-            names,
-            [100 * b["right"] for b in bins],
-            style,
-            label="held out" if not training else "training",
-        )
-        for n, b in zip(names, bins, strict=True):
-            ax2.annotate(
-                str(b["dice"]), (n, 100 * b["right"]), fontsize=6, ha="center", va="bottom"
-            )
+        vals = [100 * b["right"] if b["dice"] else float("nan") for b in bins]
+        ax2.plot(names, vals, style, label="training" if training else "held out")
+        for n, b, v in zip(names, bins, vals, strict=True):
+            if b["dice"]:
+                ax2.annotate(str(b["dice"]), (n, v), fontsize=6, ha="center", va="bottom",
+                             xytext=(0, 3), textcoords="offset points")  # fmt: skip
     ax2.set_ylim(0, 105)
     ax2.set_xlabel("die size (px, longer side of the box)")
     ax2.set_ylabel("% of dice read right")
-    ax2.set_title("by die size (folders with boxes; n marked)")
+    ax2.set_title("by die size (folders with boxes; n dice marked)", fontsize=9)
     ax2.legend(fontsize=7)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
