@@ -24,6 +24,7 @@ import csv
 import importlib
 import json
 import logging
+import os
 import platform
 import sys
 import time
@@ -33,6 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+sys.path.insert(1, str(REPO / "tools" / "bench"))
 
 import cv2  # noqa: E402
 from tqdm import tqdm  # noqa: E402
@@ -40,6 +42,14 @@ from tqdm import tqdm  # noqa: E402
 from vision import datasets as D  # noqa: E402
 from vision.evaluate import ImageScore, Row, aggregate, by_size, score  # noqa: E402
 from vision.reading import Reading  # noqa: E402
+
+try:
+    from machine import describe as describe_machine  # tools/bench/machine.py
+except ImportError:  # pragma: no cover - run from a copy without tools/bench
+
+    def describe_machine() -> str:
+        return f"machine: {platform.platform()}, {os.cpu_count()} cores"
+
 
 log = logging.getLogger("eval")
 
@@ -275,10 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     table = sorted(rows(scores), key=lambda r: (r.training, names.index(r.folder)))
 
     print(f"eval of {args.reader} on {len(samples)} photos under {root}")
-    print(f"machine: {platform.platform()}, {platform.processor() or 'cpu'}, ", end="")
-    import os
-
-    print(f"{os.cpu_count()} cores; python {platform.python_version()}")
+    print(describe_machine())
     print(report(table, source))
     if skipped:
         print(f"\nlabels skipped as slips ({len(skipped)}):")
