@@ -150,8 +150,10 @@ class GameOut(BaseModel):
     keeps: list[KeepPoints] = Field(default_factory=list, description="the legal keeps of the "
                                     "roll waiting for one, with the engine's points")
     sheet_scale: int = 1
-    #: the throw waiting for a keep or a confirmation, if any
-    pending_throw: int | None = None
+    pending_throw: int | None = Field(None, description="the throw waiting for a keep, or a "
+                                      "photo waiting to be confirmed")
+    zilch_throw: int | None = Field(None, description="the throw that was just a zilch (the "
+                                    "last event), to show it")
 
 
 class GameCreated(GameOut):
@@ -384,10 +386,19 @@ class StarterIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     preset: str = "keeling"
-    throws: dict[str, list[int]] = Field(
-        description="one entry per player still in the running: keeling one die each, "
-        "classic-1990 the faces... (see the preset's starter_rule)"
+    throws: dict[str, Points] = Field(
+        min_length=1,
+        description="one entry per player still in the running, by the preset's starter_rule: "
+        "one_die (keeling) the face of one die each; roll_until_zilch (classic-1990) the "
+        "points each made before the zilch",
+        examples=[{"Alice": 5, "Bob": 6}],
     )
+
+
+class StarterOut(BaseModel):
+    starter: str | None = Field(description="who starts, when it is decided")
+    throw_again: list[str] = Field(description="the players tied for highest, who throw again")
+    starter_rule: str
 
 
 class HealthOut(BaseModel):

@@ -122,9 +122,9 @@ class Games:
         """Append one event (not a roll: a roll always comes with its throw)."""
         kind = next(iter(data))
         with self._lock(game_id):
-            record, events, _ = self.load(game_id)
+            record, events, view = self.load(game_id)
             if kind == "keep" and throw_n is None:
-                throw_n = self._rolled_throw(events)
+                throw_n = self._rolled_throw(events, view)
                 if throw_n is not None:
                     return self._keep(record, events, throw_n, data["keep"], None)[0]
             self._check(record, events, [data])
@@ -132,13 +132,18 @@ class Games:
 
     # --- throws ------------------------------------------------------------------------
 
-    def _rolled_throw(self, events: list[EventRecord]) -> int | None:
-        """The throw whose roll is the last standing event, waiting for a keep."""
+    @staticmethod
+    def _last_roll(events: list[EventRecord]) -> int | None:
+        """The throw whose roll is the last standing event (waiting for a keep, or a zilch)."""
         standing = engine.effective(events)
         last = [e for e in events if e.seq in standing]
         if last and last[-1].kind == "roll":
             return last[-1].throw_n
         return None
+
+    def _rolled_throw(self, events: list[EventRecord], view: engine.View) -> int | None:
+        """The throw whose roll waits for its keep."""
+        return self._last_roll(events) if view.json["current"]["roll"] is not None else None
 
     def typed_throw(self, game_id: str, faces: list[int]) -> ThrowRecord:
         Throw.parse(faces)  # a die shows 1 to 6
@@ -218,7 +223,8 @@ class Games:
     def _keep(self, record: GameRecord, events: list[EventRecord], n: int, keep: list[int],
               claim: Any) -> tuple[EventRecord, dict | None]:
         throw = self.store.get_throw(record.id, n)
-        rolled = self._rolled_throw(events)
+        before = engine.replay(record, events)
+        rolled = self._rolled_throw(events, before)
         if rolled != n:
             raise ApiError(
                 f"throw {n} is not waiting for a keep"
@@ -228,7 +234,6 @@ class Games:
         faces = _faces_in_play(throw, events)
         rules = engine.rules_of(record)
         kept = Keep.parse(keep)
-        before = engine.replay(record, events)
         self._check(record, events, [{"keep": list(kept.dice)}])
         # the engine's points for this keep (pyramiding included)
         points = next(k["points"] for k in before.keeps if k["keep"] == list(kept.dice))
@@ -317,7 +322,8 @@ class Games:
     def game_view(self, record: GameRecord, events: list[EventRecord],
                   view: engine.View) -> dict[str, Any]:
         rules = engine.rules_of(record)
-        pending = self._rolled_throw(events)
+        pending = self._rolled_throw(events, view)
+        last_roll = self._last_roll(events)
         if pending is None and not view.finished:
             throws = self.store.throws(record.id)
             if throws:
@@ -339,6 +345,7 @@ class Games:
             "keeps": view.keeps,
             "sheet_scale": rules.sheet_scale,
             "pending_throw": pending,
+            "zilch_throw": last_roll if last_roll is not None and pending is None else None,
         }
 
 

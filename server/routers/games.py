@@ -7,7 +7,8 @@ from dataclasses import asdict
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 
-from scorer.rules import PRESETS
+from scorer.rules import PRESETS, get_rules
+from scorer.starter import choose_starter
 from server import engine
 from server.deps import GameId, ScorerGame, Service
 from server.errors import ApiError, responses
@@ -21,6 +22,8 @@ from server.models import (
     GameSummary,
     HistoryOut,
     PresetOut,
+    StarterIn,
+    StarterOut,
 )
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -42,6 +45,17 @@ def presets() -> list[dict]:
         }
         for r in PRESETS.values()
     ]
+
+
+@router.post("/starter", response_model=StarterOut, summary="Who starts, by the preset's ritual",
+             description="keeling: one die each, the tied highest throw again; classic-1990: "
+             "each rolls until a zilch, the highest total starts. Nothing is stored.",
+             responses=responses(422))
+def starter(body: StarterIn) -> dict:
+    rules = get_rules(body.preset)
+    throws = {k: (int(v) if float(v).is_integer() else v) for k, v in body.throws.items()}
+    result = choose_starter(rules, throws)
+    return {**result.to_json(), "starter_rule": rules.starter_rule}
 
 
 @router.post("/games", response_model=GameCreated, status_code=201,
