@@ -251,7 +251,8 @@ class Games:
     # --- views -------------------------------------------------------------------------
 
     def throw_view(self, record: GameRecord, throw: ThrowRecord, events: list[EventRecord],
-                   players: list[str | None] | None = None) -> dict[str, Any]:
+                   players: list[str | None] | None = None,
+                   latest_n: int | None = None) -> dict[str, Any]:
         """A throw as the API shows it (see :class:`server.models.ThrowOut`).
 
         ``players`` is :func:`engine.players_before` of the log, when the caller has it.
@@ -263,7 +264,9 @@ class Games:
         mine = [e for e in events if e.throw_n == throw.n]
         roll = next((e for e in reversed(mine) if e.kind == "roll" and e.seq in standing), None)
         keep = next((e for e in reversed(mine) if e.kind == "keep" and e.seq in standing), None)
-        later = any(e.throw_n is not None and e.throw_n > throw.n for e in events)
+        if latest_n is None:
+            latest_n = self.store.throws(record.id)[-1].n
+        later = latest_n > throw.n
         notes = [_note(nt, standing) for nt in throw.notes]
         faces = _faces_in_play(throw, events)
         problem = None
@@ -277,7 +280,7 @@ class Games:
         else:
             if throw.reading is not None:
                 problem = _problem(throw.reading, throw.dice_expected)
-            if any(e.throw_n == throw.n for e in events):
+            if throw.source == "typed":
                 status = "undone"
             elif later:
                 status = "superseded"
@@ -328,7 +331,10 @@ class Games:
             throws = self.store.throws(record.id)
             if throws:
                 last = throws[-1]
-                if last.source == "photo" and not any(e.throw_n == last.n for e in events):
+                standing = engine.effective(events)
+                if last.source == "photo" and not any(
+                    e.throw_n == last.n and e.seq in standing for e in events
+                ):
                     pending = last.n
         return {
             "id": record.id,

@@ -9,6 +9,7 @@ rest. A ``Content-Length`` above the limit is refused before a byte is read.
 from __future__ import annotations
 
 from fastapi import Request
+from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from server.errors import ApiError, TooLarge, UnsupportedMedia
@@ -67,8 +68,11 @@ async def read_photo(request: Request, limit: int = MAX_UPLOAD_BYTES) -> bytes:
         raise ApiError("the multipart form has no boundary")
     form = _FilePart()
     parser = MultipartParser(boundary, form.callbacks())
-    await _read_limited(request, allowed, limit, sink=parser.write)
-    parser.finalize()
+    try:
+        await _read_limited(request, allowed, limit, sink=parser.write)
+        parser.finalize()
+    except MultipartParseError:
+        raise ApiError("the multipart form is malformed", status=422) from None
     if form.data is None:
         raise ApiError("the form has no 'photo' file")
     if len(form.data) > limit:

@@ -130,7 +130,9 @@ async def post_event(body: EventIn, game: ScorerGame, games: Service) -> dict:
 def history(game_id: GameId, games: Service) -> dict:
     record, events, _ = games.load(game_id)
     players = engine.players_before(record, events)
-    throws = [games.throw_view(record, t, events, players) for t in games.store.throws(game_id)]
+    stored = games.store.throws(game_id)
+    latest = stored[-1].n if stored else 0
+    throws = [games.throw_view(record, t, events, players, latest) for t in stored]
     return {"game_id": game_id, "throws": throws,
             "events": [_event_out(e, engine.effective(events)) for e in events]}
 
