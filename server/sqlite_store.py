@@ -272,7 +272,9 @@ class SQLiteStore:
                 (game_id, expected_seq, kind, _dumps(data), now, throw_n),
             )
             for note in notes:
-                self._insert_note(conn, game_id, note.throw_n, note.kind, note.data, expected_seq, now)
+                self._insert_note(
+                    conn, game_id, note.throw_n, note.kind, note.data, expected_seq, now
+                )
         return EventRecord(game_id, expected_seq, kind, data, now, throw_n)
 
     @staticmethod

@@ -6,9 +6,9 @@ from dataclasses import asdict
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
+from scorer.starter import choose_starter
 
 from scorer.rules import PRESETS, get_rules
-from scorer.starter import choose_starter
 from server import engine
 from server.deps import GameId, ScorerGame, Service
 from server.errors import ApiError, responses

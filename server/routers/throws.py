@@ -11,7 +11,16 @@ from scorer import Throw, check_claim, options
 from server import engine
 from server.deps import GameId, ScorerGame, Service, ThrowNo
 from server.errors import ApiError, responses
-from server.models import ClaimIn, ClaimOut, ConfirmIn, KeepIn, RereadOut, ThrowOut, ThrowResult, TypedThrowIn
+from server.models import (
+    ClaimIn,
+    ClaimOut,
+    ConfirmIn,
+    KeepIn,
+    RereadOut,
+    ThrowOut,
+    ThrowResult,
+    TypedThrowIn,
+)
 from server.reader import Reader, get_reader
 from server.upload import PHOTO_BODY, read_photo
 

@@ -350,7 +350,7 @@ function photoCard(game, act) {
   });
   return h("div", { class: "card" },
     h("h3", {}, `${game.state.current.player}: throw ${game.state.current.dice_left} dice`),
-    h("label", { for: "photo-input", class: "button primary", style: "width:100%" }, "📷 Take or upload a photo"),
+    h("label", { for: "photo-input", class: "button primary", style: "width:100%" }, "Take or upload a photo"),
     input);
 }
 
@@ -438,7 +438,7 @@ function pendingCard(game, t, scorer, act) {
           [1, 2, 3, 4, 5, 6].map((v) => h("button", { class: `facebtn ${fixes[i] === v ? "on" : ""}`,
             "aria-label": `die ${i + 1} shows ${v}`, "aria-pressed": fixes[i] === v ? "true" : "false",
             testid: `fix-${i}-${v}`, onclick: () => { fixes[i] = v; draw(); } }, die(v))));
-      }) : []));
+      }).filter(Boolean) : []));
     }
     function ask(i) {
       const row = picker.querySelector(`[data-testid=fix-die-${i}] button`);
@@ -471,7 +471,7 @@ function pendingCard(game, t, scorer, act) {
     const max = keeps.length ? Math.max(...keeps.map((k) => k.points)) : 0;
     const claim = h("input", { type: "number", step: 50, min: 0, placeholder: "claimed", "aria-label": "claimed score", testid: "claim" });
     const claimOut = h("p", { testid: "claim-result" });
-    card.append(h("h3", {}, rolled ? "Keep which dice?" : "What it would score"),
+    card.append(h("h3", {}, rolled ? "Keep which dice?" : "What it would score (confirm the faces to keep)"),
       h("p", { testid: "max" }, h("span", { class: "maxmark" }, "★ max "), h("b", { testid: "max-points" }, fmt(max))));
     card.append(h("ol", { class: "keeps", testid: "keeps" }, keeps.map((k) => {
       const o = combos[k.keep.join("")];

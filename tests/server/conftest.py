@@ -111,7 +111,9 @@ def client(db: Path, reader: ScriptedReader) -> Iterator[TestClient]:
         yield c
 
 
-def new_game(client: TestClient, players=("Alf", "Bee"), preset="keeling", **extra) -> tuple[str, dict]:
+def new_game(
+    client: TestClient, players=("Alf", "Bee"), preset="keeling", **extra
+) -> tuple[str, dict]:
     r = client.post("/api/games", json={"preset": preset, "players": list(players), **extra})
     assert r.status_code == 201, r.text
     body = r.json()

@@ -237,8 +237,6 @@ def test_undo_takes_back_events_and_the_record_keeps_them(client, reader):
         ("roll", True), ("keep", True), ("undo", False), ("keep", True), ("undo", False),
         ("undo", False)]
     # nothing left to undo is refused
-    for _ in range(0):
-        pass
     r = event(client, gid, auth, undo=True)
     assert r.status_code == 422 and "nothing to undo" in r.json()["error"]
 
@@ -266,7 +264,8 @@ def _png_header(width: int, height: int) -> bytes:
     chunk = b"IHDR" + ihdr
     body = struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk))
     idat = zlib.compress(b"\x00" * 1000)
-    body += struct.pack(">I", len(idat)) + b"IDAT" + idat + struct.pack(">I", zlib.crc32(b"IDAT" + idat))
+    crc = struct.pack(">I", zlib.crc32(b"IDAT" + idat))
+    body += struct.pack(">I", len(idat)) + b"IDAT" + idat + crc
     body += struct.pack(">I", 0) + b"IEND" + struct.pack(">I", zlib.crc32(b"IEND"))
     return b"\x89PNG\r\n\x1a\n" + body
 
@@ -306,17 +305,18 @@ def test_an_upload_over_the_limit_is_refused_while_it_streams():
     from server.upload import read_photo
 
     pulled = []
-    head = b""
+    first = {"head": b""}
 
     async def receive():
         pulled.append(1)
-        body = (head if len(pulled) == 1 else b"") + b"\x00" * (1024 * 1024)
+        body = (first["head"] if len(pulled) == 1 else b"") + b"\x00" * (1024 * 1024)
         return {"type": "http.request", "body": body, "more_body": True}
 
     form_head = (b"--xyz\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.jpg\""
                  b"\r\nContent-Type: image/jpeg\r\n\r\n")
     for ctype, head in ((b"image/jpeg", b""), (b"multipart/form-data; boundary=xyz", form_head)):
         pulled.clear()
+        first["head"] = head
         scope = {"type": "http", "method": "POST", "path": "/", "headers": [
             (b"content-type", ctype)]}
         with pytest.raises(TooLarge, match="15 MB"):
@@ -429,7 +429,8 @@ def test_bad_games_are_refused(client, db, body, words):
 
 
 def test_bad_json_is_a_json_error(client):
-    r = client.post("/api/games", content=b"{not json", headers={"Content-Type": "application/json"})
+    r = client.post("/api/games", content=b"{not json",
+                    headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and "JSON" in r.json()["error"]
     assert client.get("/api/nothing-here").json()["error"]
 
