@@ -171,7 +171,7 @@ class GameSummary(BaseModel):
     players: list[str]
 
 
-EVENT_KINDS = ("roll", "keep", "bank", "undo", "challenge", "join")
+EVENT_KINDS = ("roll", "keep", "bank", "undo", "challenge", "join", "skip")
 
 
 class EventIn(BaseModel):
@@ -188,11 +188,15 @@ class EventIn(BaseModel):
                                   "challenged, before the turn's first roll")
     join: str | None = Field(None, description="zilch-pdf with late players: a player who "
                              "joins between turns")
+    skip: Literal[True] | None = Field(None, description="zilch-pdf with late players: the "
+                                       "player due is away and catches up later")
 
     def kind(self) -> str:
         given = [k for k in EVENT_KINDS if getattr(self, k) is not None]
         if len(given) != 1:
-            raise ValueError("an event is exactly one of roll, keep, bank, undo, challenge, join")
+            raise ValueError(
+                "an event is exactly one of roll, keep, bank, undo, challenge, join, skip"
+            )
         return given[0]
 
 
@@ -386,6 +390,8 @@ class StarterIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     preset: str = "keeling"
+    seating: list[str] | None = Field(None, description="the players in seating order: the "
+                                      "reply's order starts with the starter, then to their left")
     throws: dict[str, Points] = Field(
         min_length=1,
         description="one entry per player still in the running, by the preset's starter_rule: "
@@ -399,6 +405,8 @@ class StarterOut(BaseModel):
     starter: str | None = Field(description="who starts, when it is decided")
     throw_again: list[str] = Field(description="the players tied for highest, who throw again")
     starter_rule: str
+    order: list[str] | None = Field(None, description="the playing order, when the starter "
+                                    "is decided and a seating was given")
 
 
 class HealthOut(BaseModel):

@@ -6,9 +6,9 @@ from dataclasses import asdict
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from scorer.starter import choose_starter
 
 from scorer.rules import PRESETS, get_rules
+from scorer.starter import choose_starter, playing_order
 from server import engine
 from server.deps import GameId, ScorerGame, Service
 from server.errors import ApiError, responses
@@ -55,7 +55,10 @@ def starter(body: StarterIn) -> dict:
     rules = get_rules(body.preset)
     throws = {k: (int(v) if float(v).is_integer() else v) for k, v in body.throws.items()}
     result = choose_starter(rules, throws)
-    return {**result.to_json(), "starter_rule": rules.starter_rule}
+    order = None
+    if result.starter is not None and body.seating:
+        order = playing_order(body.seating, result.starter)
+    return {**result.to_json(), "starter_rule": rules.starter_rule, "order": order}
 
 
 @router.post("/games", response_model=GameCreated, status_code=201,

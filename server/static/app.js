@@ -186,11 +186,10 @@ async function showStart() {
         if (v !== "") throws[name] = Number(v);
       });
       try {
-        const r = await api("POST", "/api/starter", { preset: p.name, throws });
+        const r = await api("POST", "/api/starter", { preset: p.name, throws, seating: who });
         if (r.starter) {
-          const i = state.players.findIndex((n) => n.trim() === r.starter);
-          // the starter goes first; the others keep their seating order after them
-          state.players = [...state.players.slice(i), ...state.players.slice(0, i)];
+          // the engine's playing order: the starter, then those to their left
+          state.players = r.order;
           drawPlayers();
           starterBox.append(h("p", { class: "banner good", testid: "starter-result" }, `${r.starter} starts.`));
         } else {

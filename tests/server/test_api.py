@@ -539,7 +539,10 @@ def test_presets_claims_and_starters(client):
     r = client.post("/api/starter", json={"preset": "keeling",
                                           "throws": {"Alice": 5, "Bob": 6, "Doris": 6}})
     assert r.json() == {"starter": None, "throw_again": ["Bob", "Doris"],
-                        "starter_rule": "one_die"}
+                        "starter_rule": "one_die", "order": None}
+    r = client.post("/api/starter", json={"preset": "keeling", "throws": {"Bob": 4, "Doris": 3},
+                                          "seating": ["Alice", "Bob", "Doris", "Chris"]})
+    assert r.json()["order"] == ["Bob", "Doris", "Chris", "Alice"]
     r = client.post("/api/starter", json={"preset": "classic-1990",
                                           "throws": {"Alf": 2000, "Bee": 350}})
     assert r.json()["starter"] == "Alf"
