@@ -68,6 +68,13 @@ function diceRow(faces, cls = "", testid = null) {
   return row;
 }
 
+/** "2 × single 1 + three 5s": the combinations of a keep, repeats counted. */
+function comboWords(combos) {
+  const counts = new Map();
+  for (const c of combos) counts.set(c.name, (counts.get(c.name) || 0) + 1);
+  return [...counts].map(([name, n]) => (n > 1 ? `${n} × ${name}` : name)).join(" + ");
+}
+
 function fmt(points) {
   if (points === null || points === undefined) return "";
   return Number.isInteger(points) ? String(points) : String(Math.round(points * 100) / 100);
@@ -479,7 +486,7 @@ function pendingCard(game, t, scorer, act) {
         testid: `keep-${k.keep.join("")}`, disabled: !(scorer && rolled),
         onclick: () => act(() => api("POST", `/api/games/${id}/throws/${t.n}/keep`,
           { keep: k.keep, ...(claim.value ? { claim: Number(claim.value) } : {}) }, { gameId: id })),
-      }, diceRow(k.keep, "kept"), h("span", { class: "grow" }, o ? h("span", { class: "why" }, o.combos.map((c) => c.name).join(" + "), o.hot_dice ? " · hot dice" : "") : ""),
+      }, diceRow(k.keep, "kept"), h("span", { class: "grow" }, o ? h("span", { class: "why" }, comboWords(o.combos), o.hot_dice ? " · hot dice" : "") : ""),
         h("span", { class: "pts" }, isMax ? "★ " : "", fmt(k.points))));
     })));
     if (rolled) {
