@@ -41,21 +41,47 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _advise(faces: list[int], rules, view: engine.View) -> dict[str, Any] | None:
-    """The strategy's advice for these faces, where the strategy module has landed."""
+def _strategy():
+    """The strategy module (optional: the strategy issue), or None where it is not installed."""
     try:
-        from scorer import strategy  # optional: the strategy issue
+        from scorer import strategy
     except ImportError:
         return None
+    return strategy if hasattr(strategy, "advise") else None
+
+
+def _advise(faces: list[int], rules, view: engine.View) -> dict[str, Any] | None:
+    """The strategy's advice for these faces, with the turn and the player as they stand."""
+    strategy = _strategy()
+    if strategy is None or view.finished:
+        return None
+    player = view.state.player(view.state.current)
     try:
-        advice = strategy.advise(faces, rules, turn_points=view.turn_points)
+        advice = strategy.advise(Throw.parse(faces), rules,
+                                 turn_points=view.state.turn.total,
+                                 on_board=player.on_board, streak=player.streak)
     except ZilchError:
         return None
     except Exception:  # advice is a helper; a failure must not lose the throw
         log.exception("advice failed")
         return None
-    to_json = getattr(advice, "to_json", None)
-    return to_json() if callable(to_json) else advice if isinstance(advice, dict) else None
+    return advice.to_json()
+
+
+def warm_up_advice(rules) -> None:
+    """Solve the turn for these rules in the background (the first solve takes seconds)."""
+    strategy = _strategy()
+    solve = getattr(strategy, "solve", None)
+    if solve is None:
+        return
+
+    def run() -> None:
+        try:
+            solve(rules)
+        except Exception:  # pragma: no cover - advice is optional
+            log.exception("solving the turn for advice failed")
+
+    threading.Thread(target=run, name=f"solve-{rules.name}", daemon=True).start()
 
 
 class Games:
@@ -97,6 +123,7 @@ class Games:
             token_hash=token_hash(token),
         )
         self.store.create_game(record)
+        warm_up_advice(rules)
         log.info("game %s created (%s, %d players)", record.id, rules.name, len(players))
         return record, token
 
@@ -294,7 +321,15 @@ class Games:
                           and not nt["undone"]), None)
         player = _player_of(throw, events, players)
         shown = throw.options
-        if shown is None and roll is not None:
+        advice = throw.advice
+        if roll is not None and keep is None and status == "rolled":
+            if shown is None:
+                shown = options(Throw.parse(roll.data["roll"]), rules).to_json()
+            if advice is None or throw.source == "typed" or sorted(faces or []) != sorted(
+                    throw.reading["values"] if throw.reading else []):
+                view = engine.replay(record, events)
+                advice = _advise(list(roll.data["roll"]), rules, view)
+        elif shown is None and roll is not None:
             shown = options(Throw.parse(roll.data["roll"]), rules).to_json()
         base = f"/api/games/{throw.game_id}/throws/{throw.n}"
         has_photo = throw.photo_sha256 is not None
@@ -311,7 +346,7 @@ class Games:
             "reading": throw.reading,
             "model_version": throw.model_version,
             "options": shown,
-            "advice": throw.advice,
+            "advice": advice,
             "corrections": [nt for nt in notes if nt["kind"] == "correction"],
             "notes": notes,
             "keep": keep_note["data"]["keep"] if keep_note else None,

@@ -479,6 +479,12 @@ function pendingCard(game, t, scorer, act) {
     const claimOut = h("p", { testid: "claim-result" });
     card.append(h("h3", {}, rolled ? "Keep which dice?" : "What it would score (confirm the faces to keep)"),
       h("p", { testid: "max" }, h("span", { class: "maxmark" }, "★ max "), h("b", { testid: "max-points" }, fmt(max))));
+    const advised = t.advice && t.advice.options && t.advice.options.length ? t.advice.options[0] : null;
+    if (advised) {
+      card.append(h("p", { class: "banner good", testid: "advice" }, "Advice: keep ",
+        advised.keep.join(""), advised.then === "bank" ? ", then bank" : ", then roll",
+        advised.expected !== undefined ? ` (about ${Math.round(advised.expected)} expected)` : ""));
+    }
     card.append(h("ol", { class: "keeps", testid: "keeps" }, keeps.map((k) => {
       const o = combos[k.keep.join("")];
       const isMax = k.points === max;

@@ -601,3 +601,22 @@ def test_health_and_the_page(client):
     assert page.status_code == 200 and "app.js" in page.text
     assert client.get("/app.js").status_code == 200
     assert client.get("/style.css").status_code == 200
+
+
+def test_advice_comes_with_the_throw_where_the_strategy_is_installed(client, reader):
+    strategy = pytest.importorskip("scorer.strategy")
+    if not hasattr(strategy, "advise"):
+        pytest.skip("the strategy module has no advise() yet")
+    gid, auth = new_game(client)
+    photo = reader.shows(photo_of([1, 5, 3, 5, 6, 2], seed=12), reading_of([1, 5, 3, 5, 6, 2]))
+    t = post_photo(client, gid, auth, photo).json()["throw"]
+    assert sorted(t["advice"]["throw"]) == [1, 2, 3, 5, 5, 6]
+    keeps = [o["keep"] for o in t["advice"]["options"]]
+    assert sorted(map(tuple, keeps)) == sorted(tuple(o["keep"]) for o in t["options"]["options"])
+    # a typed throw gets it too, with the turn's points so far
+    r = client.post(f"/api/games/{gid}/throws/typed", json={"faces": [1, 1, 1, 2, 3, 4]},
+                    headers=auth)
+    assert r.json()["throw"]["advice"]["throw"] == [1, 1, 1, 2, 3, 4]
+    client.post(f"/api/games/{gid}/events", json={"keep": [1, 1, 1]}, headers=auth)
+    r = client.post(f"/api/games/{gid}/throws/typed", json={"faces": [5, 2, 3]}, headers=auth)
+    assert r.json()["throw"]["advice"]["turn_points"] == 1000
