@@ -196,6 +196,8 @@ class Games:
             record, events, view = self.load(game_id)
             if view.finished:
                 raise GameOver("the game is over: no more throws")
+            # ask the engine whether the player may roll now (a roll of 1s always scores)
+            self._check(record, events, [{"roll": [1] * view.dice_left}])
             faces = list(reading.values)
             shown = None
             advice = None

@@ -117,8 +117,8 @@ async def post_event(body: EventIn, game: ScorerGame, games: Service) -> dict:
     def play() -> dict:
         if kind == "roll":
             throw = games.typed_throw(game.id, data["roll"])
-            event = games.store.events(game.id)[-1]
-            assert event.throw_n == throw.n
+            event = next(e for e in games.store.events(game.id)
+                         if e.throw_n == throw.n and e.kind == "roll")
         else:
             event = games.append(game.id, data)
         record, events, view = games.load(game.id)

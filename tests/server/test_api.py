@@ -169,6 +169,16 @@ def test_wrong_count_in_a_photo_is_shown_and_a_wrong_count_roll_refused(client, 
     assert stored(db) == before
 
 
+def test_no_photo_while_a_roll_waits_for_its_keep(client, reader, db):
+    gid, auth = new_game(client)
+    event(client, gid, auth, roll=[1, 2, 3, 4, 6, 6])
+    photo = reader.shows(photo_of([1, 1, 1, 2, 3, 4]), reading_of([1, 1, 1, 2, 3, 4]))
+    before = stored(db)
+    r = post_photo(client, gid, auth, photo)
+    assert r.status_code == 422 and "set aside" in r.json()["error"]
+    assert stored(db) == before
+
+
 def test_multipart_upload_and_content_addressed_storage(client, reader, db):
     gid, auth = new_game(client)
     photo = reader.shows(photo_of([2, 3, 4, 6, 6, 1], seed=7), reading_of([2, 3, 4, 6, 6, 1]))
