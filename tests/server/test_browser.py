@@ -34,7 +34,7 @@ THROW = [2, 5, 5, 5, 5, 2]
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+def live(tmp_path: Path) -> Iterator[tuple[str, Path, ScriptedReader]]:
     reader = ScriptedReader("test-model-1")
     photo = tmp_path / "throw.jpg"
     photo.write_bytes(reader.shows(photo_of(THROW, seed=21, size=(1280, 720)),
@@ -50,7 +50,7 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     while not server.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", photo
+    yield f"http://127.0.0.1:{port}", photo, reader
     server.should_exit = True
     thread.join(timeout=10)
 
@@ -59,7 +59,7 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 def test_a_turn_in_the_browser(live, width):
     from playwright.sync_api import expect, sync_playwright
 
-    base, photo = live
+    base, photo, _ = live
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
     with sync_playwright() as p:
@@ -150,3 +150,73 @@ def _no_overflow(page, width: int) -> None:
         .map(e => e.getBoundingClientRect())
         .filter(r => r.height < 44 || r.width < 44).length""")
     assert small == 0, f"{small} touch targets are smaller than 44 px"
+
+
+def test_starter_unsure_die_claim_and_classic_marks(live, tmp_path):
+    """The page's helpers: who starts, tapping the face of an unsure die, checking a claimed
+    score, and classic-1990's mouseholes on the sheet."""
+    import httpx
+    from playwright.sync_api import expect, sync_playwright
+
+    base, _, reader = live
+    # a photo whose last die the reader is unsure of
+    unsure = tmp_path / "unsure.jpg"
+    unsure.write_bytes(reader.shows(photo_of([1, 5, 5, 2, 3, 1], seed=33),
+                                    reading_of([1, 5, 5, 2, 3, 6], {5: ("uncertain",)})))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 375, "height": 900})
+            page.goto(base + "/")
+            page.get_by_test_id("preset").select_option("keeling")
+            page.get_by_test_id("add-player").click()
+            for i, name in enumerate(["Alice", "Bob", "Doris"]):
+                page.get_by_test_id(f"player-{i}").fill(name)
+            # keeling: one die each; Bob and Doris tie on 6, then Doris wins the throw-off
+            for name, face in [("Alice", "5"), ("Bob", "6"), ("Doris", "6")]:
+                page.get_by_test_id(f"starter-{name}").select_option(face)
+            page.get_by_role("button", name="Who starts?").click()
+            expect(page.get_by_test_id("starter-result")).to_contain_text("Bob and Doris tie")
+            page.get_by_test_id("starter-Alice").select_option("")
+            page.get_by_test_id("starter-Bob").select_option("2")
+            page.get_by_test_id("starter-Doris").select_option("4")
+            page.get_by_role("button", name="Who starts?").click()
+            expect(page.get_by_test_id("player-0")).to_have_value("Doris")
+            expect(page.get_by_test_id("player-1")).to_have_value("Alice")
+            expect(page.get_by_test_id("player-2")).to_have_value("Bob")
+            page.get_by_test_id("create").click()
+            expect(page.get_by_test_id("current-player")).to_have_text("Doris")
+
+            page.get_by_test_id("photo-input").set_input_files(str(unsure))
+            expect(page.get_by_test_id("problem")).to_contain_text("uncertain")
+            expect(page.get_by_test_id("confirm")).to_be_disabled()
+            page.get_by_test_id("fix-5-1").click()
+            expect(page.get_by_test_id("read-faces")).to_have_attribute("data-faces", "155231")
+            page.get_by_test_id("confirm").click()
+            expect(page.get_by_test_id("max-points")).to_have_text("300")
+            page.get_by_test_id("claim").fill("250")
+            page.get_by_test_id("check-claim").click()
+            expect(page.get_by_test_id("claim-result")).to_contain_text("short by 50")
+            page.get_by_test_id("keep-1155").click()
+            expect(page.get_by_test_id("turn-points")).to_have_text("300")
+            gid = page.url.split("#/game/")[1].split("/")[0]
+            t = httpx.get(f"{base}/api/games/{gid}/throws/1").json()
+            assert t["corrections"][0]["data"]["dice"] == [{"index": 5, "value": 1}]
+            assert t["reading"]["dice"][5]["value"] == 6
+
+            # classic-1990: a 6-dice zilch is a black mousehole on the sheet's own scale
+            g = httpx.post(f"{base}/api/games", json={"preset": "classic-1990",
+                                                      "players": ["Alf", "Bee"]}).json()
+            auth = {"Authorization": f"Bearer {g['token']}"}
+            for ev in [{"roll": [1, 2, 4, 4, 5, 6]}, {"keep": [1]}, {"roll": [2, 5, 5, 5, 6]},
+                       {"keep": [5, 5, 5]}, {"bank": True}, {"roll": [2, 2, 3, 4, 6, 6]}]:
+                assert httpx.post(f"{base}/api/games/{g['id']}/events", json=ev,
+                                  headers=auth).status_code == 201
+            page.goto(f"{base}/#/game/{g['id']}/sheet")
+            expect(page.locator("td[data-player=Alf][data-round='1']")).to_have_text("600")
+            page.get_by_role("button", name="Show the sheet's own scale").click()
+            expect(page.locator("td[data-player=Alf][data-round='1']")).to_have_text("6")
+            expect(page.locator("td[data-player=Bee][data-round='1'] .hole.black")).to_have_count(1)
+            page.screenshot(path=ARTIFACTS / "sheet-classic-375.png", full_page=True)
+        finally:
+            browser.close()
