@@ -78,15 +78,32 @@ def overlay(image: np.ndarray, reading: dict[str, Any], faces: list[int] | None 
         label = "?" if value is None else str(value)
         if i in corrected and corrected[i] != value:
             label = f"{label}->{corrected[i]}"
-        if kind in (COCKED, OFF_TABLE):
-            label += " throw again"
         elif kind == UNCERTAIN:
-            label += " ?"
-        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
-        ty = y - 6 if y - th - 10 > 0 else y + bh + th + 6
-        cv2.rectangle(out, (x, ty - th - 4), (x + tw + 6, ty + base), colour, -1)
-        cv2.putText(out, label, (x + 3, ty - 2), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0),
-                    max(1, thick - 1), cv2.LINE_AA)
+            label += "?"
+        _label(out, label, (x, y), above=True, colour=colour, scale=scale, thick=thick)
+        if kind in (COCKED, OFF_TABLE):  # the verdict goes under the box
+            words = "cocked" if kind == COCKED else "off table"
+            _label(out, words, (x, y + bh), above=False, colour=colour, scale=scale * 0.7,
+                   thick=max(1, thick - 1))
+    if reading.get("rethrow"):
+        _label(out, "THROW AGAIN", (8, 8), above=False, colour=COLOURS[COCKED],
+               scale=scale * 1.2, thick=thick + 1)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 85])
     assert ok
     return buf.tobytes()
+
+
+def _label(img: np.ndarray, text: str, at: tuple[int, int], *, above: bool,
+           colour: tuple[int, int, int], scale: float, thick: int) -> None:
+    """Black text on a filled tag of the die's colour, above or below the point ``at``."""
+    x, y = at
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    if above and y - th - 10 > 0:
+        top = y - th - base - 6
+    else:
+        top = y + 4 if not above else y + 4
+    top = min(max(0, top), img.shape[0] - th - base - 4)
+    x = min(max(0, x), max(0, img.shape[1] - tw - 6))
+    cv2.rectangle(img, (x, top), (x + tw + 6, top + th + base + 4), colour, -1)
+    cv2.putText(img, text, (x + 3, top + th + 2), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0),
+                max(1, thick - 1), cv2.LINE_AA)
