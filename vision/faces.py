@@ -26,17 +26,22 @@ PIP_OFFSET = 0.55
 #: Largest centre distance of two pips of one face, in pip radii: the corners of a two on a
 #: die with small pips (pip radius 0.15 of the half-side) are 2 * 0.55 * sqrt(2) / 0.15 = 10.4
 #: radii apart; a little more for ellipse radii underestimated at an angle.
-MAX_LINK = 11.5
+MAX_LINK = 18.0
 #: Smallest centre distance of two pips, in radii: pips do not touch (six: 3 radii apart).
 MIN_LINK = 2.0
-#: Pips of one face have similar sizes: the larger radius at most this times the smaller.
-MAX_RADIUS_RATIO = 1.7
+#: Pips of one face have similar sizes: the larger radius at most this times the smaller. The
+#: foreshortened pips of a side face seen at 45 degrees are about 1.6 times smaller.
+MAX_RADIUS_RATIO = 1.45
+#: ... and similar contrast: a side face is shaded, so its pips stand out less than the top's.
+MAX_CONTRAST_RATIO = 1.6
 #: The faces around two pips of one die have one colour: the ring colours differ by at most this
 #: (BGR distance), plus half the pips' contrast (glare and shading change a face's brightness).
-MAX_FACE_COLOUR_DIFF = 40.0
+MAX_FACE_COLOUR_DIFF = 20.0
+#: ... plus this fraction of their contrast.
+FACE_COLOUR_CONTRAST_SHARE = 0.2
 #: Link thresholds tried, largest first, when a group of pips is not one valid face (two dice
 #: touching): the group is split by linking only closer pips.
-SPLIT_LINKS = (11.5, 8.5, 6.5, 5.0, 3.6)
+SPLIT_LINKS = (18.0, 12.0, 8.5, 6.0, 4.2)
 #: The largest residual of the affine fit to a canonical layout, as a fraction of the spread of
 #: the pips, for a layout to count as fitting at all (a further margin goes to the confidence).
 MAX_LAYOUT_RESIDUAL = 0.25
@@ -104,12 +109,15 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
     same = pips.polarity[:, None] == pips.polarity[None, :]
     cdiff = np.linalg.norm(pips.ring[:, None, :] - pips.ring[None, :, :], axis=2)
     cm = (pips.contrast[:, None] + pips.contrast[None, :]) / 2
+    con = np.maximum(pips.contrast, 1.0)
+    cratio = np.maximum(con[:, None], con[None, :]) / np.minimum(con[:, None], con[None, :])
     ok = (
         same
         & (ratio <= MAX_RADIUS_RATIO)
+        & (cratio <= MAX_CONTRAST_RATIO)
         & (d <= MAX_LINK * rm)
         & (d >= MIN_LINK * rm)
-        & (cdiff <= MAX_FACE_COLOUR_DIFF + 0.5 * cm)
+        & (cdiff <= MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm)
     )
     np.fill_diagonal(ok, False)
     ii, jj = np.nonzero(np.triu(ok))

@@ -120,23 +120,28 @@ def find_pips(
     if not cand:
         return _empty()
     a = np.array(cand, np.float32)
-    a = a[np.argsort(-a[:, 7])]
-    a = _dedupe(a)
-    a = _drop_containers(a)
-    return _measure(bgr, gray, a, min_contrast)
+    pips = _measure(bgr, gray, a, min_contrast)
+    # The same pip is found at several levels and as fragments at levels too fine for it; the
+    # copy that stands out most from the ring around it has the pip's own scale.
+    order = np.argsort(-pips.contrast, kind="stable")
+    pips = pips.take(order)
+    pips = pips.take(_drop_die_bodies(pips))
+    return pips.take(_dedupe(pips))
 
 
-def _drop_containers(a: np.ndarray) -> np.ndarray:
-    """Drop blobs that hold other blobs: a whole die or face found as one round blob is not a pip.
+def _drop_die_bodies(p: Pips) -> np.ndarray:
+    """Indices of blobs that do not hold a smaller blob of the other polarity.
 
-    A blob is dropped when another candidate at most half its radius lies inside it.
+    A blob with light pips inside a dark blob is a whole dark die (or face) found as one round
+    blob, not a pip.
     """
-    if len(a) < 2:
-        return a
-    xy, r = a[:, :2], a[:, 2]
+    if len(p) < 2:
+        return np.arange(len(p))
+    xy, r, pol = p.xy, p.radius, p.polarity
     d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    holds = (d < 0.9 * r[:, None]) & (r[None, :] < CONTAINER_RADIUS_RATIO * r[:, None])
-    return a[~holds.any(axis=1)]
+    inside = (d < 0.9 * r[:, None]) & (r[None, :] < CONTAINER_RADIUS_RATIO * r[:, None])
+    other = pol[:, None] != pol[None, :]
+    return np.flatnonzero(~(inside & other).any(axis=1))
 
 
 def _chroma(bgr: np.ndarray) -> np.ndarray:
@@ -178,26 +183,26 @@ def _blobs(mask, lo, hi, min_circ, min_sol, min_ratio, scale, polarity, out) -> 
         ))
 
 
-def _dedupe(a: np.ndarray) -> np.ndarray:
-    """Drop candidates that repeat a stronger one of the same polarity (rows sorted strongest first)."""
-    keep = np.ones(len(a), bool)
-    for pol in (-1, 1):
-        idx = np.flatnonzero(a[:, 6] == pol)
-        if len(idx) < 2:
-            continue
-        xy = a[idx, :2]
-        r = a[idx, 2]
-        d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-        close = d < DUPLICATE_DISTANCE * np.maximum(r[:, None], r[None, :])
-        np.fill_diagonal(close, False)
-        alive = np.ones(len(idx), bool)
-        for i in range(len(idx)):
-            if alive[i]:
-                later = close[i].copy()
-                later[: i + 1] = False
-                alive &= ~later
-        keep[idx] = alive
-    return a[keep]
+def _dedupe(p: Pips) -> np.ndarray:
+    """Indices of the blobs to keep, given rows sorted best first: a blob that repeats a better one
+    of the same polarity (centres close, or lying inside it) goes."""
+    n = len(p)
+    if n < 2:
+        return np.arange(n)
+    xy, r = p.xy, p.radius
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    rmax = np.maximum(r[:, None], r[None, :])
+    same = p.polarity[:, None] == p.polarity[None, :]
+    # j repeats i when close to it, or when j's centre is inside i (a fragment) or i's inside j
+    dup = same & ((d < DUPLICATE_DISTANCE * rmax) | (d < rmax))
+    np.fill_diagonal(dup, False)
+    alive = np.ones(n, bool)
+    for i in range(n):
+        if alive[i]:
+            later = dup[i].copy()
+            later[: i + 1] = False
+            alive &= ~later
+    return np.flatnonzero(alive)
 
 
 def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: float) -> Pips:
