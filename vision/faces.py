@@ -50,6 +50,9 @@ MAX_LAYOUT_RESIDUAL = 0.25
 MIN_FACE_ASPECT = 0.3
 #: Pip radius over face half-side: real dice range from about 0.1 (small pips) to 0.35 (a big 1).
 PIP_TO_FACE = (0.07, 0.45)
+#: Two faces closer than this many half-sides of the larger (stronger) one belong to one die: a
+#: flat die's side faces are centred 1.2-2 half-sides from its top face's centre in oblique views.
+OVERLAP = 1.4
 #: Half-side of a face read from a single pip, in pip radii, when no other die gives the ratio.
 ONE_PIP_HALF_SIDE = 3.2
 
@@ -199,6 +202,32 @@ def group_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> list[FaceCand
             else:
                 todo.append((comp, level + 1))
     return out
+
+
+def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandidate]:
+    """Dice do not overlap: of two faces closer than :data:`OVERLAP` half-sides, keep the better.
+
+    Better means: a face that fits a layout, then more pips, then stronger pips. This removes the
+    pips of side faces (seen at an angle) that would otherwise read as extra dice showing 1.
+    """
+    def key(f: FaceCandidate) -> tuple:
+        strength = float(np.sum(pips.contrast[f.pips] * pips.radius[f.pips]))
+        return (f.value is not None, len(f.pips), strength)
+
+    order = sorted(range(len(faces)), key=lambda i: key(faces[i]), reverse=True)
+    kept: list[FaceCandidate] = []
+    for i in order:
+        f = faces[i]
+        c = np.asarray(f.center)
+        clash = False
+        for k in kept:
+            d = float(np.hypot(*(c - np.asarray(k.center))))
+            if d < OVERLAP * max(k.half_side, 1.0) and len(f.pips) <= len(k.pips):
+                clash = True
+                break
+        if not clash:
+            kept.append(f)
+    return kept
 
 
 # ---------------------------------------------------------------------------------------------
