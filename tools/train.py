@@ -38,8 +38,8 @@ from tqdm import tqdm  # noqa: E402
 
 from vision import datasets as D  # noqa: E402
 from vision.evaluate import match  # noqa: E402
-from vision.faces import FEATURE_NAMES  # noqa: E402
-from vision.model import MODELS_DIR, save_model  # noqa: E402
+from vision.faces import FEATURE_NAMES, PATCH  # noqa: E402
+from vision.model import MODELS_DIR, feature_matrix, save_model  # noqa: E402
 from vision.pipeline import candidates  # noqa: E402
 
 log = logging.getLogger("train")
@@ -54,13 +54,30 @@ FIT_SUBSETS = {"nell-byler": ("train",), "matteop65": ("Train",)}
 SILENT_ERROR_BUDGET = 0.001
 #: A group is reported as a die (flagged or not) when p(die) reaches this.
 DIE_THRESHOLD = 0.5
-HIDDEN = (24,)
+HIDDEN = (32,)
+N_SCALAR = len(FEATURE_NAMES)
+N_FEATURES = N_SCALAR + PATCH * PATCH
+
+
+def augment(X: np.ndarray, *ys: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The 8 rotations and mirror images of each face patch: a face's value does not change
+    when it is turned, and the fitted frame's orientation is arbitrary within the layout's
+    symmetry."""
+    patches = X[:, N_SCALAR:].reshape(-1, PATCH, PATCH)
+    out = []
+    for k in range(4):
+        for flip in (False, True):
+            p = np.rot90(patches, k, axes=(1, 2))
+            if flip:
+                p = p[:, :, ::-1]
+            out.append(np.hstack([X[:, :N_SCALAR], p.reshape(len(X), -1)]))
+    return (np.vstack(out),) + tuple(np.concatenate([y] * 8) for y in ys)
 SEED = 0
 
 
 def collect(samples: list[D.Sample], desc: str) -> dict[str, np.ndarray]:
     """Face candidates of every photo, with features and match targets."""
-    X, value, is_die, right, group, size = [], [], [], [], [], []
+    X, value, is_die, right, group, size, label = [], [], [], [], [], [], []
     n_dice = 0
     for k, s in enumerate(tqdm(samples, desc=desc, unit="photo", file=sys.stderr)):
         img = cv2.imread(str(s.image), cv2.IMREAD_COLOR)
@@ -74,30 +91,56 @@ def collect(samples: list[D.Sample], desc: str) -> dict[str, np.ndarray]:
             boxes.append(D.Box(x / scale, y / scale, w / scale, h / scale))
         labelled = [d.box for d in s.dice]
         pairs = dict(match(boxes, labelled))
+        feats = feature_matrix([f.features for f in faces])
         for i, f in enumerate(faces):
-            X.append([f.features[n] for n in FEATURE_NAMES])
+            X.append(feats[i])
             value.append(f.value or 0)
             j = pairs.get(i)
             is_die.append(j is not None)
             right.append(j is not None and f.value == s.dice[j].value)
             group.append(k)
             size.append(boxes[i].size)
+            label.append(s.dice[j].value if j is not None else 0)
     return {
-        "X": np.array(X, np.float64).reshape(-1, len(FEATURE_NAMES)),
+        "X": np.array(X, np.float64).reshape(-1, N_FEATURES),
         "value": np.array(value, np.int32),
         "is_die": np.array(is_die, bool),
         "right": np.array(right, bool),
         "group": np.array(group, np.int32),
+        "label": np.array(label, np.int32),
+        "size": np.array(size, np.float32),
         "n_dice": np.array(n_dice),
         "n_photos": np.array(len(samples)),
     }
 
 
+def cached(samples: list[D.Sample], desc: str, cache: Path | None) -> dict[str, np.ndarray]:
+    """:func:`collect`, remembered in ``cache`` (keyed by the photos and the pipeline's code)."""
+    if cache is None:
+        return collect(samples, desc)
+    import hashlib
+
+    h = hashlib.sha1()
+    for f in sorted((REPO / "vision").glob("*.py")):
+        h.update(f.read_bytes())
+    for s in samples:
+        h.update(str(s.image).encode())
+    path = cache / f"candidates-{h.hexdigest()[:16]}.npz"
+    if path.exists():
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    d = collect(samples, desc)
+    cache.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **d)
+    return d
+
+
 def fit_head(X: np.ndarray, y: np.ndarray, Xc: np.ndarray, yc: np.ndarray) -> dict:
+    X, y = augment(X, y)
     mean = X.mean(axis=0)
     scale = X.std(axis=0) + 1e-6
-    net = MLPClassifier(hidden_layer_sizes=HIDDEN, alpha=1e-3, max_iter=2000, random_state=SEED,
-                        early_stopping=False)
+    net = MLPClassifier(hidden_layer_sizes=HIDDEN, alpha=1e-3, max_iter=200, random_state=SEED,
+                        early_stopping=True, validation_fraction=0.1, n_iter_no_change=8)
     net.fit((X - mean) / scale, y.astype(int))
     head = {"mean": mean, "scale": scale, "weights": net.coefs_, "biases": net.intercepts_}
     raw = _raw(head, Xc)
@@ -166,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--holdout", choices=TRAIN_FOLDERS, help="leave a whole folder out")
     ap.add_argument("--out", type=Path, default=None, help="model file (default models/dice.npz)")
     ap.add_argument("--limit", type=int, default=0, help="at most N photos per folder (quick runs)")
+    ap.add_argument("--cache", type=Path, default=REPO / "out" / "train-cache",
+                    help="where candidate features are cached between runs")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
@@ -180,8 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.holdout:
         # with a folder held out, the other folder's own splits fit and calibrate
         pass
-    dfit = collect(fit, "fit photos")
-    dcal = collect(cal, "calibration photos")
+    dfit = cached(fit, "fit photos", args.cache)
+    dcal = cached(cal, "calibration photos", args.cache)
     heads = {}
     heads["die"] = fit_head(dfit["X"], dfit["is_die"], dcal["X"], dcal["is_die"])
     m = dfit["value"] > 0

@@ -14,7 +14,7 @@ measured, never assumed.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -78,7 +78,8 @@ class FaceCandidate:
     frame: np.ndarray  # 2x2: face coordinates -> image offset from the centre
     half_side: float  # sqrt(|det frame|): the measured die size / 2 in px
     residual: float  # affine-fit residual / spread (0 = perfect)
-    features: dict
+    features: dict  # filled by describe()
+    n_read: int | None = None  # the pip count whose layout was fitted
 
     def corners(self) -> np.ndarray:
         sq = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float32)
@@ -295,8 +296,8 @@ def read_face(image: np.ndarray, gray: np.ndarray, pips: Pips, idx: np.ndarray,
         c = xy.mean(axis=0)
         hs = float(np.sqrt(((xy - c) ** 2).sum(axis=1).mean())) * 1.3 + r.mean()
         frame = np.eye(2, dtype=np.float32) * hs
-        return FaceCandidate(idx, None, (float(c[0]), float(c[1])), frame, hs, 1.0,
-                             _features(image, gray, pips, idx, None, frame, c, 1.0))
+        return FaceCandidate(idx, None, (float(c[0]), float(c[1])), frame, hs, 1.0, {},
+                             n_read=n)
     res, frame, centre = fit_layout(xy, value)
     if value == 1:
         hs = half_side_hint if half_side_hint else ONE_PIP_HALF_SIDE * float(r[0])
@@ -313,8 +314,19 @@ def read_face(image: np.ndarray, gray: np.ndarray, pips: Pips, idx: np.ndarray,
         value_ok = None
     else:
         value_ok = value
-    feats = _features(image, gray, pips, idx, value, frame, centre, res)
-    return FaceCandidate(idx, value_ok, (float(centre[0]), float(centre[1])), frame, hs, res, feats)
+    return FaceCandidate(idx, value_ok, (float(centre[0]), float(centre[1])), frame, hs, res, {},
+                         n_read=value)
+
+
+def describe(image: np.ndarray, gray: np.ndarray, pips: Pips,
+             faces: list[FaceCandidate]) -> list[FaceCandidate]:
+    """The faces with their features filled in (for the confidence model and the flags)."""
+    out = []
+    for f in faces:
+        v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
+        feats = _features(image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual)
+        out.append(replace(f, features=feats))
+    return out
 
 
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -330,7 +342,42 @@ FEATURE_NAMES = (
     "contrast_rel", "ring_std_rel", "face_colour_spread", "empty_cells_worst", "empty_cells_mean",
     "pip_cells_worst", "border_contrast", "face_uniformity", "log_half_side", "polarity",
     "axis_ratio_mean", "circularity_min", "face_saturation", "extra_pips_inside",
+    "is_1", "is_2", "is_3", "is_4", "is_5", "is_6",
 )
+
+
+#: Side (px) of the face patch the confidence model also sees: the face warped to a square by the
+#: fitted frame (so rotation, scale and foreshortening are undone), in units of the pip contrast.
+PATCH = 16
+#: The patch covers the face out to this many half-sides from the centre (a little of the edge).
+PATCH_EXTENT = 1.15
+
+
+def face_patch(gray: np.ndarray, frame: np.ndarray, centre, face_g: float, pol: float,
+               contrast: float, size: int = PATCH) -> np.ndarray:
+    """The face resampled to ``size`` x ``size``: 0 = face colour, 1 = pip colour."""
+    c = (size - 1) / 2
+    s = PATCH_EXTENT / c
+    A = np.asarray(frame, np.float64) * s
+    t = np.asarray(centre, np.float64) - A @ np.array([c, c])
+    M = np.hstack([A, t[:, None]])
+    patch = cv2.warpAffine(gray, M, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REPLICATE)
+    out = (patch.astype(np.float32) - face_g) * pol / max(contrast, 1.0)
+    return np.clip(out, -1.5, 1.5)
+
+
+_ANG8 = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+_DISC = np.concatenate([[[0.0, 0.0]], np.stack([np.cos(_ANG8), np.sin(_ANG8)], 1)])  # (9, 2)
+_ANG16 = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+_RING1 = np.concatenate([rad * np.stack([np.cos(_ANG16), np.sin(_ANG16)], 1)
+                         for rad in (PIP_OFFSET, PIP_OFFSET * np.sqrt(2))])  # (32, 2)
+_SQ = np.linspace(-1, 1, 9)
+_EDGE = np.concatenate([
+    np.stack([_SQ, -np.ones(9)], 1), np.stack([_SQ, np.ones(9)], 1),
+    np.stack([-np.ones(9), _SQ], 1), np.stack([np.ones(9), _SQ], 1),
+])  # (36, 2) points on the face's outline
+_GREY = np.array([0.114, 0.587, 0.299])
 
 
 def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
@@ -338,50 +385,59 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     con = pips.contrast[idx]
     pol = float(pips.polarity[idx][0])
     face = pips.ring[idx].mean(axis=0)
-    face_g = float(face @ np.array([0.114, 0.587, 0.299]))
+    face_g = float(face @ _GREY)
     c_med = float(np.median(con))
+    c_div = c_med + 1e-6
     rmed = float(np.median(r))
-    f = {name: 0.0 for name in FEATURE_NAMES}
-    f["n_pips"] = float(len(idx))
+    frame = np.asarray(frame, np.float64)
+    centre = np.asarray(centre, np.float64)
+    f = dict.fromkeys(FEATURE_NAMES, 0.0)
+    n = len(idx)
+    f["n_pips"] = float(n)
+    if value is not None and 1 <= value <= 6:
+        f[f"is_{value}"] = 1.0
     f["residual"] = float(res)
-    sv = np.linalg.svd(frame, compute_uv=False)
-    hs = float(np.sqrt(abs(np.linalg.det(frame)))) + 1e-6
-    f["aspect"] = float(sv[1] / (sv[0] + 1e-6))
+    a, b, c, d = frame.ravel()
+    det = a * d - b * c
+    hs = float(np.sqrt(abs(det))) + 1e-6
+    # singular values of a 2x2 matrix in closed form
+    s1 = a * a + b * b + c * c + d * d
+    disc = np.sqrt(max(s1 * s1 - 4 * det * det, 0.0))
+    smax, smin = np.sqrt((s1 + disc) / 2), np.sqrt(max((s1 - disc) / 2, 0.0))
+    f["aspect"] = float(smin / (smax + 1e-6))
     f["pip_to_face"] = rmed / hs
     f["radius_cv"] = float(r.std() / (r.mean() + 1e-6))
     f["contrast_min"] = float(con.min())
     f["contrast_rel"] = c_med / (face_g + 20.0 if pol < 0 else 255.0 - face_g + 20.0)
-    f["ring_std_rel"] = float(np.median(pips.ring_std[idx])) / (c_med + 1e-6)
-    f["face_colour_spread"] = float(np.linalg.norm(pips.ring[idx] - face, axis=1).max()) / (
-        c_med + 1e-6
-    )
+    f["ring_std_rel"] = float(np.median(pips.ring_std[idx])) / c_div
+    f["face_colour_spread"] = float(np.abs(pips.ring[idx] - face).sum(axis=1).max()) / c_div
     f["log_half_side"] = float(np.log(hs))
     f["polarity"] = pol
     ax = pips.axes[idx]
     f["axis_ratio_mean"] = float((ax[:, 1] / (ax[:, 0] + 1e-6)).mean())
     f["circularity_min"] = float(pips.circularity[idx].min())
-    hsv = cv2.cvtColor(face.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
-    f["face_saturation"] = float(hsv[1]) / 255.0
-    # Grid cells: for each, how pip-like the image is there (1 = like the pips, 0 = like the face).
+    mx, mn = float(face.max()), float(face.min())
+    f["face_saturation"] = (mx - mn) / (mx + 1e-6)
+    # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.
     cells = GRID @ frame.T + centre
-    ang = np.linspace(0, 2 * np.pi, 8, endpoint=False)
-    rr = 0.5 * rmed
-    sx = cells[:, 0:1] + np.concatenate([[0.0], rr * np.cos(ang)])[None, :]
-    sy = cells[:, 1:2] + np.concatenate([[0.0], rr * np.sin(ang)])[None, :]
-    g = np.median(_sample(gray, sx, sy), axis=1)
-    pipness = (g - face_g) * pol / (c_med + 1e-6)
+    pts_cells = (cells[:, None, :] + 0.5 * rmed * _DISC[None, :, :]).reshape(-1, 2)
+    pts_ring = _RING1 * hs + centre
+    pts_in = (_EDGE * 0.82) @ frame.T + centre
+    pts_out = (_EDGE * 1.25) @ frame.T + centre
+    pts = np.concatenate([pts_cells, pts_ring, pts_in, pts_out])
+    h, w = gray.shape
+    xi = np.clip(np.rint(pts[:, 0]).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(pts[:, 1]).astype(np.int32), 0, h - 1)
+    g_all = gray[yi, xi].astype(np.float32)
+    n_c, n_r = len(pts_cells), len(pts_ring)
+    g = np.sort(g_all[:n_c].reshape(9, 9), axis=1)[:, 4]
+    pipness = (g - face_g) * pol / c_div
     if value is not None and 1 <= value <= 6:
         occ = np.zeros(9, bool)
         occ[list(_LAYOUTS[value])] = True
-        if value in (1,):
-            # rotation unknown: check a ring of radius PIP_OFFSET and PIP_OFFSET*sqrt(2)
-            a2 = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-            ex, ey = [], []
-            for rad in (PIP_OFFSET, PIP_OFFSET * np.sqrt(2)):
-                ex.append(centre[0] + rad * hs * np.cos(a2))
-                ey.append(centre[1] + rad * hs * np.sin(a2))
-            ge = _sample(gray, np.concatenate(ex), np.concatenate(ey))
-            empt = (ge - face_g) * pol / (c_med + 1e-6)
+        if value == 1:
+            # rotation unknown: check rings of radius PIP_OFFSET and PIP_OFFSET*sqrt(2)
+            empt = (g_all[n_c:n_c + n_r] - face_g) * pol / c_div
             f["empty_cells_worst"] = float(np.sort(empt)[-2])
             f["empty_cells_mean"] = float(empt.mean())
         else:
@@ -390,29 +446,21 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
             f["empty_cells_mean"] = float(empt.mean())
         f["pip_cells_worst"] = float(pipness[occ].min())
         # pips of the same kind inside the face that are not in the group
-        inv = np.linalg.inv(frame.astype(np.float64) + np.eye(2) * 1e-9)
-        local = (pips.xy - centre) @ inv.T
-        inside = (np.abs(local) < 0.95).all(axis=1) & (pips.polarity == pips.polarity[idx][0])
-        inside[idx] = False
-        f["extra_pips_inside"] = float(inside.sum())
+        if abs(det) > 1e-9:
+            inv = np.array([[d, -b], [-c, a]]) / det
+            local = (pips.xy - centre) @ inv.T
+            inside = (np.abs(local) < 0.95).all(axis=1) & (pips.polarity == pips.polarity[idx][0])
+            inside[idx] = False
+            f["extra_pips_inside"] = float(inside.sum())
     else:
         f["empty_cells_worst"] = 1.0
         f["empty_cells_mean"] = 1.0
         f["pip_cells_worst"] = 0.0
     # Border: just outside the face against just inside (a die stands out from the table).
-    sq = np.linspace(-1, 1, 9)
-    edge = np.concatenate([
-        np.stack([sq, -np.ones(9)], 1), np.stack([sq, np.ones(9)], 1),
-        np.stack([-np.ones(9), sq], 1), np.stack([np.ones(9), sq], 1),
-    ])
-    out_pts = (edge * 1.25) @ np.asarray(frame, np.float64).T + centre
-    in_pts = (edge * 0.82) @ np.asarray(frame, np.float64).T + centre
-    col_in = _sample(image, in_pts[:, 0], in_pts[:, 1])
-    col_out = _sample(image, out_pts[:, 0], out_pts[:, 1])
-    f["border_contrast"] = float(
-        np.median(np.linalg.norm(col_out - face, axis=1)) / (c_med + 1e-6)
-    )
-    f["face_uniformity"] = float(
-        np.median(np.linalg.norm(col_in - face, axis=1)) / (c_med + 1e-6)
-    )
+    ne = len(_EDGE)
+    col = image[yi[-2 * ne:], xi[-2 * ne:]].astype(np.float32)
+    dist = np.abs(col - face).sum(axis=1) / np.sqrt(3)
+    f["face_uniformity"] = float(np.sort(dist[:ne])[ne // 2]) / c_div
+    f["border_contrast"] = float(np.sort(dist[ne:])[ne // 2]) / c_div
+    f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
     return f

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.faces import FEATURE_NAMES
+from vision.faces import FEATURE_NAMES, PATCH
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +60,18 @@ class DiceModel:
     meta: dict
 
     def features(self, feats: list[dict]) -> np.ndarray:
-        return np.array([[f[n] for n in FEATURE_NAMES] for f in feats], np.float64).reshape(
-            -1, len(FEATURE_NAMES)
-        )
+        return feature_matrix(feats)
+
+
+def feature_matrix(feats: list[dict]) -> np.ndarray:
+    """One row per face: the named features, then the face patch's pixels."""
+    n_cols = len(FEATURE_NAMES) + PATCH * PATCH
+    if not feats:
+        return np.zeros((0, n_cols))
+    return np.array(
+        [np.concatenate([[f[n] for n in FEATURE_NAMES], np.ravel(f["patch"])]) for f in feats],
+        np.float64,
+    )
 
 
 def save_model(path: Path, heads: dict[str, dict], accept: float, die_threshold: float,
@@ -76,7 +85,8 @@ def save_model(path: Path, heads: dict[str, dict], accept: float, die_threshold:
         for k, (w, b) in enumerate(zip(h["weights"], h["biases"], strict=True)):
             arrays[f"{name}/w{k}"] = np.asarray(w, np.float64)
             arrays[f"{name}/b{k}"] = np.asarray(b, np.float64)
-    meta = dict(meta, accept=accept, die_threshold=die_threshold, features=list(FEATURE_NAMES))
+    meta = dict(meta, accept=accept, die_threshold=die_threshold, features=list(FEATURE_NAMES),
+                patch=PATCH)
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     np.savez_compressed(path, **arrays)
 
@@ -88,7 +98,7 @@ def load_model(path: Path = MODEL_FILE) -> DiceModel | None:
         return None
     with np.load(path, allow_pickle=False) as z:
         meta = json.loads(bytes(z["meta"]).decode())
-        if meta.get("features") != list(FEATURE_NAMES):
+        if meta.get("features") != list(FEATURE_NAMES) or meta.get("patch") != PATCH:
             log.warning("model %s was trained on other features; retrain with make train", path)
             return None
         heads = {}

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision import geometry
-from vision.faces import FaceCandidate, group_pips, read_face, suppress_overlaps
+from vision.faces import FaceCandidate, describe, group_pips, read_face, suppress_overlaps
 from vision.model import DiceModel, default_model
 from vision.pips import find_pips
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
@@ -54,6 +54,7 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
         faces = [read_face(work, gray, pips, f.pips, half_side_hint=ratio * float(pips.radius[f.pips[0]]))
                  if len(f.pips) == 1 else f for f in faces]
     faces = suppress_overlaps(faces, pips)
+    faces = describe(work, gray, pips, faces)
     return faces, scale, work, gray
 
 
