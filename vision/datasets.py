@@ -483,6 +483,37 @@ def load(name: str, root: Path | None = None) -> list[Sample]:
     return folder.load(root)
 
 
+def load_sample_images(folder: Path | None = None) -> list[Sample]:
+    """The curated fixtures of ``sample_images/`` (one ``NAME.json`` label per ``NAME.jpg``).
+
+    Their folder name is ``sample_images``; ``extra`` holds the label's ``source`` and ``boxes``.
+    """
+    import json
+
+    if folder is None:
+        folder = Path(__file__).resolve().parent.parent / "sample_images"
+    folder = Path(folder)
+    samples = []
+    for label_file in sorted(folder.glob("*.json")):
+        label = json.loads(label_file.read_text())
+        dice = tuple(LabelledDie(d["value"], Box(*d["box"])) for d in label["dice"])
+        if not dice:
+            dice = tuple(LabelledDie(v) for v in label["values"])
+        samples.append(
+            Sample(
+                image=folder / label["image"],
+                folder="sample_images",
+                licence=label["source"]["licence"],
+                dice=dice,
+                box_covers=label["boxes"],
+                rethrow=label["rethrow"],
+                notes=label["notes"],
+                extra={"source": label["source"], "boxes": label["boxes"]},
+            )
+        )
+    return samples
+
+
 def load_all(root: Path | None = None, folders: Iterable[str] | None = None) -> list[Sample]:
     """Samples of every present folder (or of ``folders``), folder by folder."""
     names = list(folders) if folders is not None else available(root)

@@ -92,11 +92,12 @@ class ImageScore:
     labelled: int  # pip dice in the label
     found: int | None  # labelled dice that a predicted die matched (None without boxes)
     right: int
-    flagged: int  # labelled dice found but flagged (value-only: flagged predicted dice)
+    flagged: int  # labelled dice found but flagged (value-only: see _score_values)
     wrong: int  # accepted dice matched to a label, with a wrong value
     phantom: int  # accepted dice where there is no pip die (incl. on other dice)
     on_others: int  # accepted dice on a polyhedral or numeral die (part of phantom)
     accepted: int  # predicted dice without a flag (those on ignored boxes left out)
+    false_flags: int  # flagged dice where there is no die at all (clutter asking to be confirmed)
     throw_right: bool | None  # None when the label is incomplete
     ms: float
     dice: list[DieOutcome] = field(default_factory=list)
@@ -158,6 +159,8 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
     on_ignored = {rest[j] for _, j in match(list(sample.ignored), rest_boxes)}
     on_others = {rest[j] for _, j in match(list(sample.others), rest_boxes)}
     phantom = [j for j in rest if j not in on_ignored and not preds[j].flags]
+    # a flagged polyhedral die is what the issue asks for; a flag on bare table is a false alarm
+    false_flags = [j for j in rest if j not in on_ignored and j not in on_others and preds[j].flags]
     accepted = sum(1 for j, d in enumerate(preds) if not d.flags and j not in on_ignored)
     return ImageScore(
         name=sample.name,
@@ -171,6 +174,7 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
         phantom=len(phantom),
         on_others=sum(1 for j in phantom if j in on_others),
         accepted=accepted,
+        false_flags=len(false_flags),
         throw_right=_throw_right(sample, reading, box_errors=bool(wrong or phantom)),
         ms=reading.ms,
         dice=outcomes,
@@ -185,6 +189,10 @@ def _score_values(sample: Sample, reading: Reading, training: bool) -> ImageScor
     n_acc = sum(accepted.values())
     silent = n_acc - right
     phantom = max(0, n_acc - len(sample.dice))
+    # without boxes, a flagged die is taken to be one of the labelled dice not read right, as
+    # far as there are such; flags beyond those are false alarms (or flagged polyhedral dice)
+    n_flagged = sum(1 for d in reading.dice if d.flags)
+    flagged = min(n_flagged, len(sample.dice) - right)
     return ImageScore(
         name=sample.name,
         folder=sample.folder,
@@ -192,11 +200,12 @@ def _score_values(sample: Sample, reading: Reading, training: bool) -> ImageScor
         labelled=len(sample.dice),
         found=None,
         right=right,
-        flagged=sum(1 for d in reading.dice if d.flags),
+        flagged=flagged,
         wrong=silent - phantom,
         phantom=phantom,
         on_others=0,
         accepted=n_acc,
+        false_flags=n_flagged - flagged,
         throw_right=_throw_right(sample, reading, box_errors=False),
         ms=reading.ms,
         read_values=reading.values,
@@ -225,6 +234,7 @@ class Row:
     phantom: int
     on_others: int
     flagged: float | None  # flagged / labelled dice
+    false_flags: float | None  # flags where there is no pip die, per photo
     median_ms: float | None
     errors: int  # images the reader raised on
 
@@ -255,6 +265,7 @@ def aggregate(folder: str, training: bool, scores: Iterable[ImageScore]) -> Row:
         phantom=sum(s.phantom for s in ok),
         on_others=sum(s.on_others for s in ok),
         flagged=_rate(sum(s.flagged for s in ok), n),
+        false_flags=_rate(sum(s.false_flags for s in ok), len(ok)),
         median_ms=statistics.median(s.ms for s in ok) if ok else None,
         errors=len(scores) - len(ok),
     )
