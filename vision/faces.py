@@ -211,24 +211,24 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
     Better means: a face that fits a layout, then more pips, then stronger pips. This removes the
     pips of side faces (seen at an angle) that would otherwise read as extra dice showing 1.
     """
-    def key(f: FaceCandidate) -> tuple:
-        strength = float(np.sum(pips.contrast[f.pips] * pips.radius[f.pips]))
-        return (f.value is not None, len(f.pips), strength)
-
-    order = sorted(range(len(faces)), key=lambda i: key(faces[i]), reverse=True)
-    kept: list[FaceCandidate] = []
-    for i in order:
-        f = faces[i]
-        c = np.asarray(f.center)
-        clash = False
-        for k in kept:
-            d = float(np.hypot(*(c - np.asarray(k.center))))
-            if d < OVERLAP * max(k.half_side, 1.0) and len(f.pips) <= len(k.pips):
-                clash = True
-                break
-        if not clash:
-            kept.append(f)
-    return kept
+    if len(faces) < 2:
+        return faces
+    keys = [(f.value is not None, len(f.pips),
+             float(np.sum(pips.contrast[f.pips] * pips.radius[f.pips]))) for f in faces]
+    order = sorted(range(len(faces)), key=lambda i: keys[i], reverse=True)
+    c = np.array([faces[i].center for i in order])
+    hs = np.array([max(faces[i].half_side, 1.0) for i in order])
+    npips = np.array([len(faces[i].pips) for i in order])
+    d = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
+    # clash[k, j]: face j (later) lies within face k's reach and has no more pips
+    clash = (d < OVERLAP * hs[:, None]) & (npips[None, :] <= npips[:, None])
+    alive = np.ones(len(order), bool)
+    for k in range(len(order)):
+        if alive[k]:
+            row = clash[k].copy()
+            row[: k + 1] = False
+            alive &= ~row
+    return [faces[order[k]] for k in np.flatnonzero(alive)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,7 +305,7 @@ def read_face(image: np.ndarray, gray: np.ndarray, pips: Pips, idx: np.ndarray,
     sv = np.linalg.svd(frame, compute_uv=False)
     aspect = float(sv[1] / sv[0]) if sv[0] > 0 else 0.0
     hs = float(np.sqrt(abs(np.linalg.det(frame))))
-    pip_ratio = float(np.median(r)) / hs if hs > 0 else 1.0
+    pip_ratio = _med(r) / hs if hs > 0 else 1.0
     if (
         res > MAX_LAYOUT_RESIDUAL
         or aspect < MIN_FACE_ASPECT
@@ -322,11 +322,23 @@ def describe(image: np.ndarray, gray: np.ndarray, pips: Pips,
              faces: list[FaceCandidate]) -> list[FaceCandidate]:
     """The faces with their features filled in (for the confidence model and the flags)."""
     out = []
+    # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
+    # small dice taken for pips, or a pattern.
+    sizes = np.array([f.half_side for f in faces if f.n_read and 2 <= f.n_read <= 6])
+    typical = float(np.median(sizes)) if len(sizes) else None
     for f in faces:
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
         feats = _features(image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual)
+        feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         out.append(replace(f, features=feats))
     return out
+
+
+def _med(a: np.ndarray) -> float:
+    """Median of a short 1-d array (numpy's median costs more than sorting a few values)."""
+    a = np.sort(a)
+    n = len(a)
+    return float(a[n // 2]) if n % 2 else float(a[n // 2 - 1] + a[n // 2]) / 2
 
 
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -342,7 +354,8 @@ FEATURE_NAMES = (
     "contrast_rel", "ring_std_rel", "face_colour_spread", "empty_cells_worst", "empty_cells_mean",
     "pip_cells_worst", "border_contrast", "face_uniformity", "log_half_side", "polarity",
     "axis_ratio_mean", "circularity_min", "face_saturation", "extra_pips_inside",
-    "is_1", "is_2", "is_3", "is_4", "is_5", "is_6",
+    "is_1", "is_2", "is_3", "is_4", "is_5", "is_6", "pips_around", "pip_inner_std",
+    "size_vs_others",
 )
 
 
@@ -386,9 +399,9 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     pol = float(pips.polarity[idx][0])
     face = pips.ring[idx].mean(axis=0)
     face_g = float(face @ _GREY)
-    c_med = float(np.median(con))
+    c_med = _med(con)
     c_div = c_med + 1e-6
-    rmed = float(np.median(r))
+    rmed = _med(r)
     frame = np.asarray(frame, np.float64)
     centre = np.asarray(centre, np.float64)
     f = dict.fromkeys(FEATURE_NAMES, 0.0)
@@ -409,13 +422,14 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     f["radius_cv"] = float(r.std() / (r.mean() + 1e-6))
     f["contrast_min"] = float(con.min())
     f["contrast_rel"] = c_med / (face_g + 20.0 if pol < 0 else 255.0 - face_g + 20.0)
-    f["ring_std_rel"] = float(np.median(pips.ring_std[idx])) / c_div
+    f["ring_std_rel"] = _med(pips.ring_std[idx]) / c_div
     f["face_colour_spread"] = float(np.abs(pips.ring[idx] - face).sum(axis=1).max()) / c_div
     f["log_half_side"] = float(np.log(hs))
     f["polarity"] = pol
     ax = pips.axes[idx]
     f["axis_ratio_mean"] = float((ax[:, 1] / (ax[:, 0] + 1e-6)).mean())
     f["circularity_min"] = float(pips.circularity[idx].min())
+    f["pip_inner_std"] = float(pips.inner_std[idx].max()) / c_div
     mx, mn = float(face.max()), float(face.min())
     f["face_saturation"] = (mx - mn) / (mx + 1e-6)
     # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.

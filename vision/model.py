@@ -4,9 +4,10 @@
   polyhedral die's numeral or a pattern on the table);
 - ``value``: the probability that the value read from the layout is right.
 
-Each is a one-hidden-layer network (scikit-learn's ``MLPClassifier``) followed by isotonic
-calibration fitted on data held out from the network's training. The weights are stored as plain
-arrays in ``models/dice.npz`` (``numpy.load(..., allow_pickle=False)``): loading never unpickles.
+Each is a gradient-boosted tree ensemble (scikit-learn's ``HistGradientBoostingClassifier``)
+followed by isotonic calibration fitted on out-of-fold scores (photos the trees did not see). The
+trees are stored as plain arrays in ``models/dice.npz`` and evaluated here with numpy, all trees
+at once, one level per step (``numpy.load(..., allow_pickle=False)``: loading never unpickles).
 """
 
 from __future__ import annotations
@@ -29,23 +30,64 @@ MODEL_FILE = MODELS_DIR / "dice.npz"
 
 @dataclass(frozen=True)
 class Head:
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: tuple[np.ndarray, ...]
-    biases: tuple[np.ndarray, ...]
+    """A tree ensemble as arrays, shape (trees, nodes): a node splits on ``feature`` at
+    ``threshold`` (go ``left`` when the value is at most it) or is a leaf holding ``value``."""
+
+    feature: np.ndarray
+    threshold: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    is_leaf: np.ndarray
+    value: np.ndarray
+    baseline: float
+    depth: int
     iso_x: np.ndarray
     iso_y: np.ndarray
 
     def raw(self, x: np.ndarray) -> np.ndarray:
-        h = (x - self.mean) / self.scale
-        for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            h = h @ w + b
-            if k < len(self.weights) - 1:
-                h = np.maximum(h, 0.0)
-        return 1.0 / (1.0 + np.exp(-np.clip(h[:, 0], -30, 30)))
+        """The ensemble's probability before calibration, for rows of features ``x``."""
+        x = np.nan_to_num(np.asarray(x, np.float64))
+        n, t = len(x), self.feature.shape[0]
+        trees = np.arange(t)[None, :]
+        node = np.zeros((n, t), np.int64)
+        rows = np.arange(n)[:, None]
+        for _ in range(self.depth):
+            leaf = self.is_leaf[trees, node]
+            if leaf.all():
+                break
+            f = self.feature[trees, node]
+            go_left = x[rows, f] <= self.threshold[trees, node]
+            nxt = np.where(go_left, self.left[trees, node], self.right[trees, node])
+            node = np.where(leaf, node, nxt)
+        logit = self.baseline + self.value[trees, node].sum(axis=1)
+        return 1.0 / (1.0 + np.exp(-np.clip(logit, -30, 30)))
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         return np.interp(self.raw(x), self.iso_x, self.iso_y)
+
+
+def export_trees(clf) -> dict[str, np.ndarray]:
+    """The arrays of a fitted binary ``HistGradientBoostingClassifier`` (numeric features)."""
+    preds = [p[0] for p in clf._predictors]
+    width = max(len(p.nodes) for p in preds)
+    out = {k: np.zeros((len(preds), width), dt) for k, dt in (
+        ("feature", np.int32), ("threshold", np.float64), ("left", np.int32),
+        ("right", np.int32), ("is_leaf", bool), ("value", np.float64))}
+    out["is_leaf"][:] = True
+    depth = 1
+    for i, p in enumerate(preds):
+        nd = p.nodes
+        k = len(nd)
+        out["feature"][i, :k] = nd["feature_idx"]
+        out["threshold"][i, :k] = nd["num_threshold"]
+        out["left"][i, :k] = nd["left"]
+        out["right"][i, :k] = nd["right"]
+        out["is_leaf"][i, :k] = nd["is_leaf"].astype(bool)
+        out["value"][i, :k] = nd["value"]
+        depth = max(depth, int(nd["depth"].max()) + 1)
+    out["baseline"] = np.array(float(np.ravel(clf._baseline_prediction)[0]))
+    out["depth"] = np.array(depth)
+    return out
 
 
 @dataclass(frozen=True)
@@ -78,13 +120,8 @@ def save_model(path: Path, heads: dict[str, dict], accept: float, die_threshold:
                meta: dict) -> None:
     arrays: dict[str, np.ndarray] = {}
     for name, h in heads.items():
-        arrays[f"{name}/mean"] = h["mean"]
-        arrays[f"{name}/scale"] = h["scale"]
-        arrays[f"{name}/iso_x"] = h["iso_x"]
-        arrays[f"{name}/iso_y"] = h["iso_y"]
-        for k, (w, b) in enumerate(zip(h["weights"], h["biases"], strict=True)):
-            arrays[f"{name}/w{k}"] = np.asarray(w, np.float64)
-            arrays[f"{name}/b{k}"] = np.asarray(b, np.float64)
+        for k, v in h.items():
+            arrays[f"{name}/{k}"] = np.asarray(v)
     meta = dict(meta, accept=accept, die_threshold=die_threshold, features=list(FEATURE_NAMES),
                 patch=PATCH)
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
@@ -103,14 +140,10 @@ def load_model(path: Path = MODEL_FILE) -> DiceModel | None:
             return None
         heads = {}
         for name in ("die", "value"):
-            ws, bs = [], []
-            k = 0
-            while f"{name}/w{k}" in z:
-                ws.append(z[f"{name}/w{k}"])
-                bs.append(z[f"{name}/b{k}"])
-                k += 1
-            heads[name] = Head(z[f"{name}/mean"], z[f"{name}/scale"], tuple(ws), tuple(bs),
-                               z[f"{name}/iso_x"], z[f"{name}/iso_y"])
+            g = {k: z[f"{name}/{k}"] for k in (
+                "feature", "threshold", "left", "right", "is_leaf", "value", "iso_x", "iso_y")}
+            heads[name] = Head(baseline=float(z[f"{name}/baseline"]),
+                               depth=int(z[f"{name}/depth"]), **g)
     return DiceModel(heads["die"], heads["value"], float(meta["accept"]),
                      float(meta["die_threshold"]), str(meta.get("version", "")), meta)
 

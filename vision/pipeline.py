@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 from vision import geometry
-from vision.faces import FaceCandidate, describe, group_pips, read_face, suppress_overlaps
+from vision.faces import FaceCandidate, describe, group_pips, suppress_overlaps
 from vision.model import DiceModel, default_model
 from vision.pips import find_pips
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
@@ -51,11 +52,15 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
              if f.value is not None and f.value >= 2]
     if multi:
         ratio = float(np.median(multi))
-        faces = [read_face(work, gray, pips, f.pips, half_side_hint=ratio * float(pips.radius[f.pips[0]]))
-                 if len(f.pips) == 1 else f for f in faces]
+        faces = [_one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1
+                 else f for f in faces]
     faces = suppress_overlaps(faces, pips)
     faces = describe(work, gray, pips, faces)
     return faces, scale, work, gray
+
+
+def _one_pip_size(face: FaceCandidate, half_side: float) -> FaceCandidate:
+    return replace(face, frame=np.eye(2, dtype=np.float32) * half_side, half_side=half_side)
 
 
 def read(

@@ -49,6 +49,12 @@ DUPLICATE_DISTANCE = 0.6
 CONTAINER_RADIUS_RATIO = 0.5
 
 
+#: At most this many pips are kept, the strongest: six dice show at most 36, a crowded tray of 25
+#: dice about 90. More is a patterned cloth or a mesh bag, and grouping them all would cost
+#: seconds.
+MAX_PIPS = 250
+
+
 @dataclass(frozen=True)
 class Pips:
     """Pip candidates as parallel arrays (one row per pip)."""
@@ -61,6 +67,7 @@ class Pips:
     contrast: np.ndarray  # (n,) |pip - ring| in grey levels
     ring: np.ndarray  # (n, 3) mean BGR colour of the ring around the pip (the face colour)
     ring_std: np.ndarray  # (n,) grey-level spread in the ring: low on a plain face
+    inner_std: np.ndarray  # (n,) grey-level spread inside: low for a pip, high for a whole die
     circularity: np.ndarray  # (n,)
 
     def __len__(self) -> int:
@@ -126,7 +133,10 @@ def find_pips(
     order = np.argsort(-pips.contrast, kind="stable")
     pips = pips.take(order)
     pips = pips.take(_drop_die_bodies(pips))
-    return pips.take(_dedupe(pips))
+    pips = pips.take(_dedupe(pips))
+    if len(pips) > MAX_PIPS:
+        pips = pips.take(np.arange(MAX_PIPS))  # already sorted, strongest first
+    return pips
 
 
 def _drop_die_bodies(p: Pips) -> np.ndarray:
@@ -232,6 +242,8 @@ def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: flo
     pol = a[:, 6]
     contrast = (pin - pout) * pol
     ring_std = gout.std(axis=1)
+    # A pip is plain inside; a whole small die found as one blob has its pips inside it.
+    inner_std = gin.std(axis=1)
     ring = sample(bgr, ox, oy).reshape(n, -1, 3)
     ring = np.median(ring, axis=1)
     ok = contrast >= min_contrast
@@ -245,5 +257,6 @@ def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: flo
         contrast=contrast[ok],
         ring=ring[ok],
         ring_std=ring_std[ok],
+        inner_std=inner_std[ok],
         circularity=a[:, 7].copy(),
     )
