@@ -6,12 +6,13 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench lint clean help
+.PHONY: run test bench lint clean help eval
 
 help:
 	@echo "make run    create .venv, install, start the web app"
 	@echo "make test   create .venv with test extras (and Chromium), run the whole suite"
 	@echo "make bench  print speed figures"
+	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +42,10 @@ bench: $(VENV)/.installed-test
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check scorer vision server cli tools tests
+
+# Accuracy of vision.read per photo folder of ../shared/data (or $$ZILCH_DATA); plot in out/eval/.
+eval: $(VENV)/.installed-test
+	$(BIN)/python tools/eval.py $(EVAL_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
