@@ -18,7 +18,7 @@ import pytest
 import uvicorn
 
 from server.app import create_app
-from tests.server.conftest import ScriptedReader, photo_of, reading_of
+from tests.server.conftest import ScriptedReader, needs_decode, photo_of, reading_of
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -28,6 +28,7 @@ ARTIFACTS = Path(os.path.abspath(__file__)).parents[2] / "test-artifacts"
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's /usr/bin/chromium"),
+    needs_decode,
 ]
 
 THROW = [2, 5, 5, 5, 5, 2]
