@@ -136,6 +136,7 @@ async def live(ws: WebSocket) -> None:
     game: str | None = None
     rules = get_rules(DEFAULT_PRESET)
     tracker: ThrowTracker | None = None
+    last: tuple[bytes, dict] | None = None  # the last frame and its answer
     try:
         while True:
             message = await ws.receive()
@@ -157,6 +158,10 @@ async def live(ws: WebSocket) -> None:
             if len(data) > MAX_FRAME_BYTES:
                 raise Refused(CLOSE_TOO_LARGE, f"a frame is at most {MAX_FRAME_BYTES // 2**20} "
                               "MB; send 1280x720 JPEG frames")
+            if last is not None and data == last[0]:
+                # the very same bytes: the camera gave no new frame; a repeat is not stillness
+                await ws.send_json(last[1])
+                continue
             try:
                 image = await run_in_threadpool(reader.decode, data)
             except UnreadableImage as e:
@@ -169,7 +174,9 @@ async def live(ws: WebSocket) -> None:
                 if type(e).__name__ == "ReaderUnavailable":
                     raise Refused(CLOSE_NO_READER, str(e)) from None
                 raise
-            await ws.send_json(update_json(update, rules))
+            reply = update_json(update, rules)
+            last = (data, reply)
+            await ws.send_json(reply)
     except Refused as r:
         await _close(ws, r.code, r.reason)
     except WebSocketDisconnect:

@@ -102,12 +102,31 @@ function connect() {
   };
 }
 
-let pending = null; // the frame in flight: when it was taken
+// A frame is sent only once the camera has given a new one: sending the same picture twice
+// would look like a table that lies still.
+let presented = 0; // frames the video element has shown
+let lastSent = -1;
+let waiting = false; // a send is due as soon as a new frame comes
+if ("requestVideoFrameCallback" in HTMLVideoElement.prototype) {
+  const onFrame = (now, meta) => {
+    presented = meta.presentedFrames || presented + 1;
+    if (waiting) { waiting = false; sendFrame(); }
+    video.requestVideoFrameCallback(onFrame);
+  };
+  video.requestVideoFrameCallback(onFrame);
+} else {
+  // without the callback: a new frame at the camera's usual 30 frames/s
+  setInterval(() => { presented += 1; if (waiting) { waiting = false; sendFrame(); } }, 33);
+}
+
+let pending = null; // the frame in flight: when it was taken, and its JPEG
 function sendFrame() {
   if (!ws || ws.readyState !== WebSocket.OPEN || !video.videoWidth) {
     setTimeout(sendFrame, 50);
     return;
   }
+  if (presented === lastSent) { waiting = true; return; }
+  lastSent = presented;
   const scale = Math.min(1, MAX_SIDE / Math.max(video.videoWidth, video.videoHeight));
   grab.width = Math.round(video.videoWidth * scale);
   grab.height = Math.round(video.videoHeight * scale);
