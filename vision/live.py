@@ -59,9 +59,9 @@ NO_DICE = "empty"
 class LiveParams:
     """The thresholds of the live tracker, each with its reason."""
 
-    #: The gate compares frames scaled so that one die is this many pixels across: enough for a
-    #: die's move of a third of its size to change whole pixels, few enough that one 1280x720
-    #: frame costs about a millisecond.
+    #: The gate compares frames scaled down by a whole factor so that one die is this many to
+    #: twice as many pixels across: enough for a die's move of a third of its size to change
+    #: whole pixels, few enough that one 1280x720 frame costs about a millisecond.
     gate_die_px: float = 12.0
     #: Bounds of the gate image's long side (px), whatever the die size: below 160 px a whole
     #: throw is a few blobs; above 640 px the gate costs more than it tells.
@@ -110,34 +110,44 @@ class LiveParams:
 # --- the motion gate ------------------------------------------------------------------------
 
 
-def gate_scale(shape: tuple[int, ...], die_px: float | None, params: LiveParams) -> float:
-    """The factor from frame pixels to gate pixels, so that a die is ``gate_die_px`` across.
+def gate_scale(shape: tuple[int, ...], die_px: float | None, params: LiveParams) -> int:
+    """The gate's downscale factor: a whole number, so that a die is ``gate_die_px`` to twice
+    that across in the gate image (a whole factor takes OpenCV's fast area-averaging path: 1 ms
+    for a 1280x720 frame instead of 6).
 
-    >>> round(gate_scale((720, 1280, 3), 48.0, LiveParams()), 3)
-    0.25
+    >>> gate_scale((720, 1280, 3), 48.0, LiveParams())
+    4
     """
     h, w = shape[:2]
     if not die_px or die_px <= 0:
         die_px = min(h, w) * params.default_die_fraction
-    scale = params.gate_die_px / die_px
+    k = max(1, int(die_px // params.gate_die_px))
     long_side = max(h, w)
-    scale = min(scale, params.gate_max_side / long_side)
-    scale = max(scale, params.gate_min_side / long_side)
-    return min(scale, 1.0)
+    k = max(k, math.ceil(long_side / params.gate_max_side))
+    k = min(k, max(1, long_side // params.gate_min_side))
+    return k
 
 
-def gate_image(frame: np.ndarray, scale: float, params: LiveParams = LiveParams()) -> np.ndarray:
-    """The small blurred colour image the gate compares (float32, H x W x channels).
+def gate_image(frame: np.ndarray, factor: int, params: LiveParams = LiveParams()) -> np.ndarray:
+    """The small blurred colour image the gate compares (float32, H x W x 3), ``factor`` times
+    smaller than the frame.
 
     Colour, not grey: a hand can be exactly as bright as the table it passes over (skin on a
     grey or wooden top), and only its colour then gives it away.
     """
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     h, w = frame.shape[:2]
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    k = max(1, int(factor))
+    hh, ww = max(1, h // k), max(1, w // k)
+    if k > 1:
+        small = cv2.resize(frame[: hh * k, : ww * k], (ww, hh), interpolation=cv2.INTER_AREA)
+    else:
+        small = frame
+    small = small.astype(np.float32)
     if params.gate_blur_sigma > 0:
         small = cv2.GaussianBlur(small, (0, 0), params.gate_blur_sigma)
-    return small if small.ndim == 3 else small[..., None]
+    return small
 
 
 def changed_pixels(a: np.ndarray, b: np.ndarray, threshold: float) -> int:
@@ -153,12 +163,12 @@ def changed_pixels(a: np.ndarray, b: np.ndarray, threshold: float) -> int:
     """
     if a.shape != b.shape:
         return a.shape[0] * a.shape[1]
-    d = b - a
-    if d.ndim == 2:
-        d = d[..., None]
-    # the median of a quarter of the pixels is as good and four times cheaper
-    d -= np.median(d[::2, ::2].reshape(-1, d.shape[2]), axis=0)
-    return int(np.count_nonzero(np.abs(d).max(axis=2) > threshold))
+    d = cv2.subtract(b, a)
+    # the median of one pixel in 16 is as good, and cheap
+    off = np.median(d[::4, ::4].reshape(-1, 3), axis=0)
+    d = cv2.absdiff(d, (float(off[0]), float(off[1]), float(off[2]), 0.0))
+    most = cv2.max(cv2.max(d[..., 0], d[..., 1]), d[..., 2])
+    return int(cv2.countNonZero(cv2.threshold(most, threshold, 1, cv2.THRESH_BINARY)[1]))
 
 
 # --- fusion ---------------------------------------------------------------------------------
@@ -396,7 +406,7 @@ class ThrowTracker:
         self.last_throw: Reading | None = None
         self.last_scene: Reading | None = None  # the last settled scene, whatever it was
         self.current: Reading | None = None  # the settled scene on show (state READ)
-        self._scale: float | None = None
+        self._scale: int | None = None
         self._prev: np.ndarray | None = None
         self._prev_frame: np.ndarray | None = None
         self._anchor: np.ndarray | None = None
@@ -407,7 +417,7 @@ class ThrowTracker:
 
     def _gate(self, frame: np.ndarray) -> np.ndarray:
         scale = gate_scale(frame.shape, self.die_px, self.params)
-        if self._scale is None or abs(scale - self._scale) > 1e-6:
+        if scale != self._scale:
             # the die size changed the gate's scale: redo the references at the new scale
             self._scale = scale
             if self._prev_frame is not None:
@@ -427,7 +437,9 @@ class ThrowTracker:
             if self._anchor is not None:
                 # slow drift: each frame a little, the run as a whole a lot
                 changed = max(changed, changed_pixels(self._anchor, g, thr))
-            moved = changed / (self.params.gate_die_px**2)
+            die_gate_px = (self.die_px or min(frame.shape[:2]) * self.params.default_die_fraction
+                           ) / self._scale
+            moved = changed / (die_gate_px**2)
         self._prev = g
         self._prev_frame = frame
         return moved
