@@ -5,8 +5,8 @@ between two scenes a stretch of *motion*: a hand (a skin-coloured palm with fing
 blurred) sweeps across the frame while the next photo slides in under it, as dice rolling in
 would. Every frame carries a little sensor noise, so "still" means still as a camera sees it.
 
-    python tools/live_clips.py OUT.y4m|OUT.avi|OUT.mp4 PHOTO [PHOTO ...] [--size 1280x720]
-        [--fps 30] [--still 1.0] [--motion 0.7]
+    python tools/live_clips.py OUT.y4m|OUT.avi|OUT.mp4 [PHOTO ...] [--sample N]
+        [--size 1280x720] [--fps 30] [--still 1.0] [--motion 0.7]
 
 writes the clip and, beside it, ``OUT.json``: the frame ranges of each motion and still segment,
 and each still scene's expected faces when the photos' labels are known. ``.y4m`` is what
@@ -356,7 +356,10 @@ def make_clip(out: str | Path, photos: Sequence[Photo | str], *,
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out")
-    ap.add_argument("photos", nargs="+", help="photo paths, or 'empty' for the empty table")
+    ap.add_argument("photos", nargs="*", help="photo paths, or 'empty' for the empty table")
+    ap.add_argument("--sample", type=int, default=0, metavar="N",
+                    help="use the first N labelled photos of 3-6 dice (sample_images/, else "
+                    "nell-byler's test set)")
     ap.add_argument("--size", default="1280x720")
     ap.add_argument("--fps", type=float, default=30.0)
     ap.add_argument("--still", type=float, default=1.0, help="seconds each scene is still")
@@ -364,8 +367,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
-    labelled = {Path(p.path).resolve(): p for p in sample_photos()}
+    found = sample_photos()
+    labelled = {Path(p.path).resolve(): p for p in found}
     photos = [labelled.get(Path(p).resolve(), p) if p != EMPTY else p for p in args.photos]
+    photos += [p for p in found if 3 <= len(p.values) <= 6][: args.sample]
+    if not photos:
+        ap.error("no photos: give PHOTO paths or --sample N")
     plan = make_clip(args.out, photos, size=(w, h), fps=args.fps, still_s=args.still,
                      motion_s=args.motion, seed=args.seed)
     for s in plan.segments:
