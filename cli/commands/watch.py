@@ -10,7 +10,9 @@ when every die was read without a doubt, the faces).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
+import inspect
 import json
 import logging
 import sys
@@ -208,6 +210,10 @@ def describe(throw: Reading, frame: int, number: int, rules: Rules) -> str:
     return "  ".join(parts)
 
 
+class GameRefused(Exception):
+    """The game answered with a refusal (its sentence is shown; watching goes on)."""
+
+
 class GamePoster:
     """Posts throws into a running game through the service's HTTP API."""
 
@@ -227,22 +233,41 @@ class GamePoster:
                 msg = json.loads(e.read()).get("error") or e.reason
             except (ValueError, AttributeError):
                 msg = e.reason
-            raise CannotWatch(f"the game refused the throw ({e.code}): {msg}") from None
+            if e.code in (401, 403, 404):  # a wrong game or token: no use watching on
+                raise CannotWatch(f"the game refused the throw ({e.code}): {msg}") from None
+            raise GameRefused(f"{msg} ({e.code})") from None
         except urllib.error.URLError as e:
             raise CannotWatch(f"the game at {self.base} cannot be reached ({e.reason})") from None
 
     def post(self, frame: np.ndarray, throw: Reading) -> dict:
-        """The throw's photo; then its faces, when every die was read without a doubt."""
+        """The throw's photo; then its faces, when every die was read without a doubt.
+
+        Returns ``{"throw": n, "confirmed": bool}``, with ``"error"`` when the game refused
+        the photo or the faces (a throw before the last one's keep, a game that is over).
+        """
         ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, POST_JPEG_QUALITY])
-        result = self._post("/throws", jpeg.tobytes(), "image/jpeg")
-        n = result.get("throw", {}).get("n")
-        out = {"throw": n, "confirmed": False}
-        clean = throw.values and not throw.rethrow and not throw.needs_confirmation
-        if n is not None and clean:
-            self._post(f"/throws/{n}/confirm", json.dumps({"faces": throw.values}).encode(),
-                       "application/json")
-            out["confirmed"] = True
+        out: dict = {"throw": None, "confirmed": False}
+        try:
+            result = self._post("/throws", jpeg.tobytes(), "image/jpeg")
+            out["throw"] = result.get("throw", {}).get("n")
+            clean = throw.values and not throw.rethrow and not throw.needs_confirmation
+            if out["throw"] is not None and clean:
+                self._post(f"/throws/{out['throw']}/confirm",
+                           json.dumps({"faces": throw.values}).encode(), "application/json")
+                out["confirmed"] = True
+        except GameRefused as e:
+            out["error"] = str(e)
         return out
+
+
+def _posted_text(posted: dict) -> str:
+    if posted["throw"] is None:
+        return f"(not posted: {posted.get('error')})"
+    text = f"(posted as throw {posted['throw']}, "
+    if posted["confirmed"]:
+        return text + "confirmed)"
+    return text + (f"not confirmed: {posted['error']})" if posted.get("error") else
+                   "to confirm on the page)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -257,7 +282,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         frames = camera_frames(args.camera)
         source = f"camera:{args.camera}"
-    tracker = ThrowTracker(frame_reader(), LiveParams(), area=area)
+    read = frame_reader()
+    if area is not None and "area" in inspect.signature(read).parameters:
+        read = functools.partial(read, area=area)  # the reader flags dice off the table too
+    tracker = ThrowTracker(read, LiveParams(), area=area)
     try:
         for index, frame in frames:
             update = tracker.update(frame, index)
@@ -272,8 +300,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 line = describe(update.throw, update.frame, update.throw_number, rules)
                 if posted is not None:
-                    line += f"  (posted as throw {posted['throw']}" + (
-                        ", confirmed)" if posted["confirmed"] else ", to confirm)")
+                    line += "  " + _posted_text(posted)
                 sys.stdout.write(line + "\n")
             sys.stdout.flush()
     except KeyboardInterrupt:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import json
+import socket
 import sys
+import threading
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -32,3 +38,36 @@ def photos(n: int, min_dice: int = 3, max_dice: int = 6):
     # spread the choice over the set, deterministically
     step = max(1, len(found) // n)
     return [found[i * step] for i in range(n)]
+
+
+@contextlib.contextmanager
+def serving(app):
+    """Run an ASGI app under uvicorn on a free local port, in a thread; yield its URL."""
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.05)
+    assert srv.started, "uvicorn did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+def api(server: str, method: str, path: str, body=None, token: str | None = None):
+    """One JSON call to the app."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(server + path, method=method, data=data, headers=headers)
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())

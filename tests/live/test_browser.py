@@ -12,16 +12,13 @@ to keep a tiny thumbnail of every frame the page encodes, and matches it to the 
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.live.helpers import load_clips, photos
+from tests.live.helpers import api, load_clips, photos, serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -30,8 +27,6 @@ if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 playwright_api = pytest.importorskip("playwright.sync_api")
 app_module = pytest.importorskip("server.app", reason="the server has not landed")
-import uvicorn  # noqa: E402
-
 from tests.live.test_live_ws import LabelledReader  # noqa: E402
 
 clips = load_clips()
@@ -70,15 +65,9 @@ THUMBS_JS = """
 SHOWS = "document.querySelector('[data-testid=live-read]').dataset.values === '{}'"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def clip(tmp_path_factory):
-    a, b = photos(2)
+    a, b = photos(2, min_dice=6, max_dice=6)  # a game's first throw is of six dice
     fa, scale_a, off_a = clips.place(cv2.imread(a.path), SIZE)
     fb, scale_b, off_b = clips.place(cv2.imread(b.path), SIZE, fa[0, 0].tolist())
     labelled = [(fa, clips.dice_on_frame(a, scale_a, off_a)),
@@ -101,30 +90,21 @@ def clip(tmp_path_factory):
 def server(clip, tmp_path_factory):
     _, _, labelled, _, _ = clip
     db = tmp_path_factory.mktemp("db") / "zilch.db"
-    app = app_module.create_app(db, reader=LabelledReader(labelled))
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with serving(app_module.create_app(db, reader=LabelledReader(labelled))) as url:
+        yield url
 
 
 def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_moves(
         clip, server):
     path, plan, _, (a, b), clip_thumbs = clip
+    game = api(server, "POST", "/api/games", {"preset": "keeling", "players": ["Alf", "Bee"]})
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                     args=FLAGS + [f"--use-file-for-fake-video-capture={path}"])
         try:
             page = browser.new_page(viewport={"width": 900, "height": 700})
             page.add_init_script(THUMBS_JS)
-            page.goto(f"{server}/live.html#rules=keeling")
+            page.goto(f"{server}/live.html#game={game['id']}&token={game['token']}")
             # the first throw, then the second (their faces and the maximum)
             page.wait_for_function(SHOWS.format("".join(map(str, a.values))), timeout=20000)
             first = {
@@ -132,7 +112,13 @@ def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_m
                 "max": page.get_attribute("[data-testid=live-max]", "data-max"),
                 "keeps": page.locator("[data-testid=live-keeps] li").count(),
                 "labels": page.locator("[data-testid=live-die]").count(),
+                "rules": page.inner_text("[data-testid=live-rules]"),
             }
+            # one tap confirms the throw into the game (its frame is stored as the photo)
+            page.click("[data-testid=live-confirm]")
+            page.wait_for_function(
+                "document.querySelector('[data-testid=live-note]').dataset.confirmed === '1'",
+                timeout=10000)
             page.wait_for_function(SHOWS.format("".join(map(str, b.values))), timeout=20000)
             second_read = page.inner_text("[data-testid=live-read]")
             live = page.evaluate("window.zilchLive")
@@ -149,6 +135,11 @@ def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_m
     assert first["max"] == str(int(options("".join(map(str, a.values)), get_rules("keeling")).max))
     assert first["keeps"] >= 1 and first["labels"] == len(a.values)
     assert sorted(int(v) for v in second_read.removeprefix("read: ").split()) == list(b.values)
+    assert "rules keeling" in first["rules"] and game["id"] in first["rules"]
+    # the game has the first throw, with its photo and the faces confirmed
+    thrown = api(server, "GET", f"/api/games/{game['id']}/throws/1")
+    assert thrown["source"] == "photo" and sorted(thrown["faces"]) == list(a.values)
+    assert thrown["status"] == "rolled"
 
     # Which clip frame was each sent frame? The nearest of the clip's thumbnails.
     log = live["log"]
