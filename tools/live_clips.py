@@ -398,7 +398,9 @@ class LabelReader:
     against labels rather than against the reader's accuracy.
     """
 
-    def __init__(self, scenes: Sequence[tuple[np.ndarray, Sequence[tuple[int, tuple]]]],
+    #: ``scenes``: each a frame and its dice as ``(value, (x, y, w, h))`` or ``(value, box,
+    #: flags)``.
+    def __init__(self, scenes: Sequence[tuple[np.ndarray, Sequence[tuple]]],
                  tolerance: float = 6.0, seed: int = 1):
         # tolerance: mean absolute grey difference (0-255) to a scene; sensor noise of sigma 2
         # averages about 1.6, a hand or a slid photo tens.
@@ -420,13 +422,11 @@ class LabelReader:
                  for ref, _ in self.scenes]
         best = int(np.argmin(diffs)) if diffs else -1
         if best >= 0 and diffs[best] < self.tolerance:
-            dice = self.scenes[best][1]
-            if True:
-                out = []
-                for value, (x, y, bw, bh) in dice:
-                    out.append(Die(value, 0.99, (round(x), round(y), round(bw), round(bh)),
-                                   (x + bw / 2, y + bh / 2)))
-                return Reading(w, h, tuple(out), ms=1.0)
+            out = []
+            for value, (x, y, bw, bh), *flags in self.scenes[best][1]:
+                out.append(Die(value, 0.99, (round(x), round(y), round(bw), round(bh)),
+                               (x + bw / 2, y + bh / 2), tuple(flags[0]) if flags else ()))
+            return Reading(w, h, tuple(out), ms=1.0)
         self.junk += 1
         n = int(self.rng.integers(1, 7))
         out = []

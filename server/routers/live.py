@@ -25,6 +25,7 @@ import json
 import logging
 from typing import Any
 
+import cv2
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
@@ -37,6 +38,11 @@ from vision.reading import Reading, UnreadableImage
 log = logging.getLogger(__name__)
 
 router = APIRouter(tags=["live"])
+
+#: Frames larger than this on their long side are scaled down to it before they are watched:
+#: the page sends at most 1280x720, and a client sending 4K frames gets no more than one
+#: camera's worth of the server's time.
+MAX_FRAME_SIDE = 1280
 
 #: The largest frame accepted: a 1280x720 JPEG is 100-300 kB; 4 MB leaves room for any
 #: phone's frame at high quality and refuses anything that is not a frame.
@@ -88,6 +94,16 @@ def _hello(ws: WebSocket, text: str) -> tuple[str | None, Rules]:
         return None, get_rules(str(hello.get("rules") or DEFAULT_PRESET))
     except ZilchError as e:
         raise Refused(CLOSE_BAD_HELLO, str(e)[:120]) from None
+
+
+def _decode(reader, data: bytes):
+    """The frame as a BGR array, at most MAX_FRAME_SIDE on its long side."""
+    image = reader.decode(data)
+    h, w = image.shape[:2]
+    if max(h, w) > MAX_FRAME_SIDE:
+        f = MAX_FRAME_SIDE / max(h, w)
+        image = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    return image
 
 
 def _is_reset(text: str) -> bool:
@@ -163,7 +179,7 @@ async def live(ws: WebSocket) -> None:
                 await ws.send_json(last[1])
                 continue
             try:
-                image = await run_in_threadpool(reader.decode, data)
+                image = await run_in_threadpool(_decode, reader, data)
             except UnreadableImage as e:
                 raise Refused(CLOSE_NOT_IMAGE, f"that frame is not an image: {e}") from None
             try:

@@ -62,6 +62,7 @@ THUMBS_JS = """
 """.replace("WIDTH", str(THUMB[0])).replace("HEIGHT", str(THUMB[1]))
 
 
+COCKED = "[data-testid=live-die][data-flags=cocked]"
 SHOWS = "document.querySelector('[data-testid=live-read]').dataset.values === '{}'"
 
 
@@ -70,8 +71,10 @@ def clip(tmp_path_factory):
     a, b = photos(2, min_dice=6, max_dice=6)  # a game's first throw is of six dice
     fa, scale_a, off_a = clips.place(cv2.imread(a.path), SIZE)
     fb, scale_b, off_b = clips.place(cv2.imread(b.path), SIZE, fa[0, 0].tolist())
-    labelled = [(fa, clips.dice_on_frame(a, scale_a, off_a)),
-                (fb, clips.dice_on_frame(b, scale_b, off_b))]
+    # in the second throw, one die is cocked (the reader says so): "throw again" over it
+    dice_b = clips.dice_on_frame(b, scale_b, off_b)
+    dice_b[0] = (*dice_b[0], ("cocked",))
+    labelled = [(fa, clips.dice_on_frame(a, scale_a, off_a)), (fb, dice_b)]
     out = tmp_path_factory.mktemp("clip") / "two_throws.y4m"
     plan, frames = clips.build([fa, fb], fps=FPS, still_s=STILL_S, motion_s=MOTION_S,
                                values=[a.values, b.values])
@@ -83,7 +86,9 @@ def clip(tmp_path_factory):
         yuv = cv2.cvtColor(f, cv2.COLOR_BGR2YUV_I420)
         back = cv2.cvtColor(yuv, cv2.COLOR_YUV2RGB_I420)
         thumbs.append(cv2.resize(back, THUMB, interpolation=cv2.INTER_AREA).astype(np.float32))
-    return out, plan, labelled, (a, b), np.stack(thumbs)
+    b_values = sorted(b.values)
+    b_values.remove(dice_b[0][0])  # the cocked die does not count
+    return out, plan, labelled, (a, b_values), np.stack(thumbs)
 
 
 @pytest.fixture(scope="module")
@@ -119,8 +124,13 @@ def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_m
             page.wait_for_function(
                 "document.querySelector('[data-testid=live-note]').dataset.confirmed === '1'",
                 timeout=10000)
-            page.wait_for_function(SHOWS.format("".join(map(str, b.values))), timeout=20000)
-            second_read = page.inner_text("[data-testid=live-read]")
+            page.wait_for_function(SHOWS.format("".join(map(str, b))), timeout=20000)
+            second = {
+                "read": page.inner_text("[data-testid=live-read]"),
+                "again": page.locator(COCKED).all_inner_texts(),
+                "rethrow": page.locator("[data-testid=live-rethrow]").is_visible(),
+                "confirm": page.locator("[data-testid=live-confirm]").is_visible(),
+            }
             live = page.evaluate("window.zilchLive")
             thumbs = page.evaluate("window.__thumbs")
             start = page.evaluate("window.zilchLive.videoStart")
@@ -134,7 +144,8 @@ def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_m
     assert sorted(int(v) for v in first["read"].removeprefix("read: ").split()) == list(a.values)
     assert first["max"] == str(int(options("".join(map(str, a.values)), get_rules("keeling")).max))
     assert first["keeps"] >= 1 and first["labels"] == len(a.values)
-    assert sorted(int(v) for v in second_read.removeprefix("read: ").split()) == list(b.values)
+    assert sorted(int(v) for v in second["read"].removeprefix("read: ").split()) == b
+    assert second["again"] == ["throw again"] and second["rethrow"] and not second["confirm"]
     assert "rules keeling" in first["rules"] and game["id"] in first["rules"]
     # the game has the first throw, with its photo and the faces confirmed
     thrown = api(server, "GET", f"/api/games/{game['id']}/throws/1")
@@ -160,7 +171,7 @@ def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_m
         if s.kind == "motion":
             assert log[k]["shown"] is None, (k, frame_of[k], log[k])
     # Each throw is shown within 2 s of the first still frame the page sent of it.
-    for number, values in ((1, list(a.values)), (2, list(b.values))):
+    for number, values in ((1, list(a.values)), (2, b)):
         still = [s for s in segments if s.kind == "still"][number - 1]
         sent_still = [k for k in range(n) if still.start <= frame_of[k] < still.end]
         shown = [k for k in range(n) if log[k]["shown"] == values and log[k]["number"] == number]

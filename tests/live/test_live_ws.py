@@ -168,3 +168,30 @@ def test_a_clip_over_the_socket_gives_two_throws_and_nothing_while_moving(tmp_pa
             assert u["reading"] is None and u["throw"] is None
         if u["state"] == "read":
             assert u["reading"]["values"]
+
+
+def test_a_large_frame_is_watched_at_1280_repeats_are_not_stillness_and_reset_forgets(
+        tmp_path):
+    (a,) = photos(1)
+    scene, scale, off = clips.place(cv2.imread(a.path), (1280, 720))
+    big = cv2.resize(scene, (2560, 1440), interpolation=cv2.INTER_CUBIC)
+    rng = np.random.default_rng(5)
+    with make_client(tmp_path, [(scene, clips.dice_on_frame(a, scale, off))]) as client:
+        with client.websocket_connect("/api/live") as ws:
+            ws.send_text(json.dumps({"rules": "keeling"}))
+            ws.receive_json()
+            # the same bytes again and again: the camera gave no new frame, nothing settles
+            same = jpeg(big)
+            for _ in range(LiveParams().settle_frames + 2):
+                ws.send_bytes(same)
+                u = ws.receive_json()
+                assert u["frame"] == 0 and u["state"] == "moving"
+            # new frames of a still table (sensor noise): settled and read, at 1280 wide
+            for _ in range(LiveParams().settle_frames):
+                ws.send_bytes(jpeg(clips.noisy(big, 2.0, rng)))
+                u = ws.receive_json()
+            assert u["state"] == "read" and u["reading"]["width"] == 1280
+            assert u["throw"]["values"] == list(a.values)
+            ws.send_text(json.dumps({"type": "reset"}))
+            ws.send_bytes(jpeg(clips.noisy(big, 2.0, rng)))
+            assert ws.receive_json()["state"] == "moving"  # a first frame again
