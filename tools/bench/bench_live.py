@@ -78,6 +78,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reader", choices=("vision", "labels"), default="vision")
     ap.add_argument("--runs", type=int, default=3, help="real-time plays of the clip")
+    ap.add_argument("--plot", metavar="PNG", help="also draw the clip's timeline: motion per "
+                    "frame, the gate's threshold, the still segments and where throws were read")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     photos = [p for p in live_clips.sample_photos() if 3 <= len(p.values) <= 6][:2]
@@ -105,11 +107,11 @@ def main(argv=None) -> int:
     for f in frames[:5]:  # warm-up
         tracker.update(f)
     tracker.reset()
-    gate_ms, read_ms = [], []
+    gate_ms, read_ms, updates = [], [], []
     for f in frames:
         calls = counted.calls
         t0 = time.perf_counter()
-        tracker.update(f)
+        updates.append(tracker.update(f))
         ms = (time.perf_counter() - t0) * 1000
         (read_ms if counted.calls > calls else gate_ms).append(ms)
     print(f"per-frame work, motion gate only: median {statistics.median(gate_ms):.1f} ms, "
@@ -118,6 +120,10 @@ def main(argv=None) -> int:
         print(f"per-frame work, gate + read:       median {statistics.median(read_ms):.1f} ms, "
               f"p95 {pct(read_ms, 95):.1f} ms, max {max(read_ms):.1f} ms "
               f"({len(read_ms)} frames, {LiveParams().fuse_frames} per settled throw)")
+
+    if args.plot:
+        timeline(updates, plan, args.plot)
+        print(f"timeline: {args.plot}")
 
     # latency in real time, through the dropping mailbox
     with tempfile.TemporaryDirectory() as tmp:
@@ -137,6 +143,35 @@ def main(argv=None) -> int:
     else:
         print("settle -> result: no throw was reported")
     return 0
+
+
+def timeline(updates, plan, path: str) -> None:
+    """Motion per frame against the gate's threshold, still segments shaded, throws marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(10, 3.2))
+    motion = [min(u.motion, 1e3) for u in updates]
+    ax.semilogy(range(len(motion)), np.maximum(motion, 1e-2), lw=1.2, label="motion (die areas)")
+    ax.axhline(LiveParams().motion_die_area, color="k", ls="--", lw=0.8, label="gate threshold")
+    for s in plan.segments:
+        if s.kind == "still":
+            ax.axvspan(s.start, s.end - 0.5, color="tab:green", alpha=0.12)
+    for u in updates:
+        if u.throw is not None:
+            ax.axvline(u.frame, color="tab:red", lw=1.5)
+            ax.annotate(f"throw {u.throw_number}: {' '.join(map(str, u.throw.values))}",
+                        (u.frame, 50), xytext=(4, 0), textcoords="offset points", fontsize=8,
+                        color="tab:red")
+    ax.set_xlabel("frame (30 fps); green: the clip's still frames; red: throw read")
+    ax.set_ylim(1e-2, 2e3)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def play(clip: Path, read, stills) -> tuple[list[float], int, int]:
