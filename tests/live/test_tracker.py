@@ -262,3 +262,22 @@ def test_latest_frame_drops_the_older_frame_and_never_queues():
     t.join(5)
     assert seen and seen == sorted(seen) and len(set(seen)) == len(seen)
     assert len(seen) + box.dropped - 99 == 100
+
+
+def test_throw_of_leaves_out_dice_set_aside_before_it_and_flags_dice_that_flew_off():
+    from vision.live import throw_of
+
+    # before the throw: a keep of two dice lies off the table (the reader flagged it)
+    before = reading(die(1, 600, 20, flags=(OFF_TABLE,)), die(5, 600, 70, flags=(OFF_TABLE,)))
+    # the throw: four dice in play, the keep where it was, and one die off the table elsewhere
+    scene = reading(die(2, 100, 100), die(3, 200, 100), die(4, 300, 100), die(6, 400, 100),
+                    die(1, 600, 20, flags=(OFF_TABLE,)), die(5, 602, 71, flags=(OFF_TABLE,)),
+                    die(2, 20, 400, flags=(OFF_TABLE,)))
+    t = throw_of(scene, before)
+    assert t.info["set_aside"] == 2
+    assert [d.value for d in t.dice] == [2, 3, 4, 6, 2]
+    assert t.rethrow  # the die that flew off: throw again
+    # with an explicit area, a die outside it is flagged even when the reader did not
+    area = np.array([(0, 0), (500, 0), (500, 300), (0, 300)], np.float64)
+    t = throw_of(reading(die(2, 100, 100), die(3, 450, 350)), None, area=area)
+    assert [d.flags for d in t.dice] == [(), (OFF_TABLE,)]
