@@ -6,12 +6,13 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench lint clean help live-clip
+.PHONY: run test bench lint clean help eval live-clip
 
 help:
 	@echo "make run    create .venv, install, start the web app"
 	@echo "make test   create .venv with test extras (and Chromium), run the whole suite"
 	@echo "make bench  print speed figures"
+	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +49,10 @@ live-clip: $(VENV)/.installed-run
 	mkdir -p build/live
 	$(BIN)/python tools/live_clips.py build/live/two_throws.avi --sample 2
 	$(BIN)/python tools/live_clips.py build/live/two_throws.y4m --sample 2 --size 640x360 --fps 15 --still 3
+
+# Accuracy of vision.read per photo folder of ../shared/data (or $$ZILCH_DATA); plot in out/eval/.
+eval: $(VENV)/.installed-test
+	$(BIN)/python tools/eval.py $(EVAL_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

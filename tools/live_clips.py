@@ -42,6 +42,10 @@ class Photo:
     values: tuple[int, ...]  # sorted
     #: (value, box) per die, when the label has boxes
     dice: tuple[tuple[int, tuple[float, float, float, float]], ...] = ()
+    #: what the boxes cover: "whole_die", "pips" (matteop65), None without boxes
+    boxes: str | None = None
+    #: the label's verdict: a die cocked or off the table (None: the labellers were unsure)
+    rethrow: bool | None = False
 
 
 @dataclass
@@ -93,14 +97,24 @@ def yolo_photo(image: Path, label: Path) -> Photo:
             continue
         c, cx, cy, bw, bh = int(parts[0]), *map(float, parts[1:])
         dice.append((c + 1, ((cx - bw / 2) * w, (cy - bh / 2) * h, bw * w, bh * h)))
-    return Photo(str(image), tuple(sorted(v for v, _ in dice)), tuple(dice))
+    return Photo(str(image), tuple(sorted(v for v, _ in dice)), tuple(dice), "whole_die")
+
+
+def json_photo(label: Path) -> Photo:
+    """A photo of ``sample_images/`` from its label file (see sample_images/README.md)."""
+    d = json.loads(label.read_text())
+    dice = tuple((int(x["value"]), tuple(float(v) for v in x["box"])) for x in d.get("dice", []))
+    return Photo(str(label.with_name(d["image"])), tuple(sorted(d["values"])), dice,
+                 d.get("boxes") if dice else None, d.get("rethrow"))
 
 
 def sample_photos() -> list[Photo]:
-    """Labelled photos with boxes: the YOLO-labelled ones under ``sample_images/`` (any folder
-    with ``images/`` and ``labels*/``), else nell-byler's test set (BSD-3) from the data root."""
-    found: list[Photo] = []
-    for root in (ROOT / "sample_images", data_root() / "nell-byler" / "test"):
+    """The labelled photos of ``sample_images/`` (in name order), else nell-byler's test set
+    (BSD-3) from the data root."""
+    found = [json_photo(p) for p in sorted((ROOT / "sample_images").glob("*.json"))]
+    if found:
+        return found
+    for root in (data_root() / "nell-byler" / "test",):
         for images in sorted(root.rglob("images")):
             if not images.is_dir():
                 continue
@@ -370,7 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     found = sample_photos()
     labelled = {Path(p.path).resolve(): p for p in found}
     photos = [labelled.get(Path(p).resolve(), p) if p != EMPTY else p for p in args.photos]
-    photos += [p for p in found if 3 <= len(p.values) <= 6][: args.sample]
+    photos += [p for p in found if 3 <= len(p.values) <= 6 and p.rethrow is False][: args.sample]
     if not photos:
         ap.error("no photos: give PHOTO paths or --sample N")
     plan = make_clip(args.out, photos, size=(w, h), fps=args.fps, still_s=args.still,

@@ -29,10 +29,12 @@ def load_clips():
 
 
 def photos(n: int, min_dice: int = 3, max_dice: int = 6):
-    """``n`` labelled photos with boxes and ``min_dice``-``max_dice`` dice (a throw's worth),
-    in a fixed order; the test is skipped when there are not enough."""
+    """``n`` labelled photos with whole-die boxes and ``min_dice``-``max_dice`` dice (a throw's
+    worth), none cocked or off the table, in a fixed order; the test is skipped when there are
+    not enough."""
     clips = load_clips()
-    found = [p for p in clips.sample_photos() if min_dice <= len(p.values) <= max_dice]
+    found = [p for p in clips.sample_photos() if min_dice <= len(p.values) <= max_dice
+             and p.boxes == "whole_die" and p.rethrow is False]
     if len(found) < n:
         pytest.skip("not enough labelled photos with boxes (sample_images/ or nell-byler)")
     # spread the choice over the set, deterministically

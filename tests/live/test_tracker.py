@@ -139,7 +139,10 @@ def test_kept_dice_moved_aside_are_not_a_new_throw_nor_part_of_the_next():
     a, b = photos(2)
     fa, da, (scale, (ox, oy)) = scene_of(a)
     # the playing area: the photo's rectangle on the frame (the table beside it is "aside")
-    ph, pw = round(640 * scale), round(640 * scale)
+    import cv2
+
+    h, w = cv2.imread(a.path).shape[:2]
+    ph, pw = round(h * scale), round(w * scale)
     area = [(ox, oy), (ox + pw, oy), (ox + pw, oy + ph), (ox, oy + ph)]
     kept = [0, 1]
     spots = [(ox / 2, 60 + 50 * k) for k in range(len(kept))]  # left of the photo

@@ -37,7 +37,7 @@ def photos_read_right(n: int):
     read = reader()
     chosen = []
     for p in clips.sample_photos():
-        if not 3 <= len(p.values) <= 6:
+        if not 2 <= len(p.values) <= 6 or p.rethrow is not False:
             continue
         frame, _, _ = clips.place(cv2.imread(p.path), SIZE)
         r = read(frame)

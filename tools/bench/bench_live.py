@@ -82,7 +82,8 @@ def main(argv=None) -> int:
                     "frame, the gate's threshold, the still segments and where throws were read")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    photos = [p for p in live_clips.sample_photos() if 3 <= len(p.values) <= 6][:2]
+    photos = [p for p in live_clips.sample_photos() if 3 <= len(p.values) <= 6
+              and p.boxes == "whole_die" and p.rethrow is False][:2]
     print("== live camera ==")
     print(describe())
     if len(photos) < 2:
