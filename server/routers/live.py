@@ -180,7 +180,7 @@ async def live(ws: WebSocket) -> None:
                 continue
             try:
                 image = await run_in_threadpool(_decode, reader, data)
-            except UnreadableImage as e:
+            except (UnreadableImage, ValueError, cv2.error) as e:
                 raise Refused(CLOSE_NOT_IMAGE, f"that frame is not an image: {e}") from None
             try:
                 update = await run_in_threadpool(tracker.update, image)

@@ -50,7 +50,7 @@ class LabelledReader:
             return decode(data)
         from vision.reading import UnreadableImage
 
-        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        img = None if not data else cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         if img is None:
             raise UnreadableImage("the file is not an image that can be read.")
         return img
