@@ -31,6 +31,8 @@ if (gameId && params.get("token")) {
   history.replaceState(null, "", `${location.pathname}#game=${encodeURIComponent(gameId)}`);
 }
 
+if (gameId) document.querySelector(".live-top .brand").href = `./#/game/${encodeURIComponent(gameId)}`;
+
 // What the tests (and a curious player) can look at: every answer, with when its frame was taken.
 const live = (window.zilchLive = { log: [], sent: 0, answered: 0, closed: null });
 
@@ -239,7 +241,10 @@ async function confirmThrow(t, number, blob) {
     await api(`/throws/${n}/confirm`, JSON.stringify({ faces: t.values }), "application/json");
     confirmed = number;
     button.hidden = true;
-    $("note").textContent = `confirmed as throw ${n} of the game`;
+    const back = document.createElement("a");
+    back.href = `./#/game/${encodeURIComponent(gameId)}`;
+    back.textContent = "keep dice on the game page";
+    $("note").replaceChildren(`confirmed as throw ${n} of the game: `, back);
     $("note").dataset.confirmed = String(n);
   } catch (e) {
     button.disabled = false;
