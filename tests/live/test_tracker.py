@@ -284,3 +284,12 @@ def test_throw_of_leaves_out_dice_set_aside_before_it_and_flags_dice_that_flew_o
     area = np.array([(0, 0), (500, 0), (500, 300), (0, 300)], np.float64)
     t = throw_of(reading(die(2, 100, 100), die(3, 450, 350)), None, area=area)
     assert [d.flags for d in t.dice] == [(), (OFF_TABLE,)]
+
+
+def test_the_examples_in_the_docstrings():
+    import doctest
+
+    import vision.live
+
+    result = doctest.testmod(vision.live)
+    assert result.attempted >= 4 and result.failed == 0
