@@ -186,11 +186,12 @@ def _drain(box: LatestFrame, producer) -> Iterator[tuple[int, np.ndarray]]:
 
 
 def throw_json(throw: Reading, frame: int, rules: Rules, source: str) -> dict:
-    """``zilch read --json`` of the throw, plus the frame it was read at."""
+    """``zilch read --json --rules`` of the throw, plus the frame it was read at."""
     obj = throw.to_json(image=source)
-    if throw.values:
-        opts = options(Throw(tuple(throw.values)), rules).to_json()
-        obj.update({k: v for k, v in opts.items() if k != "throw"})
+    values = throw.values
+    # as zilch read gives them: None when nothing was accepted or more dice than a throw holds
+    obj["options"] = (options(Throw(tuple(values)), rules).to_json()["options"]
+                      if 1 <= len(values) <= 6 else None)
     obj["frame"] = frame
     return obj
 
@@ -203,6 +204,8 @@ def describe(throw: Reading, frame: int, number: int, rules: Rules) -> str:
             f"{d.value if d.value is not None else '?'} ({'/'.join(d.flags)})" for d in flagged))
     if throw.rethrow:
         parts.append("throw again")
+    elif len(throw.values) > 6:
+        parts.append("more than six dice")
     elif throw.values:
         opts = options(Throw(tuple(throw.values)), rules)
         parts.append("ZILCH" if opts.zilch else

@@ -117,7 +117,7 @@ def _is_reset(text: str) -> bool:
 def throw_json(reading: Reading, rules: Rules) -> dict[str, Any]:
     """``zilch read --json`` of a throw, with the options of its accepted faces."""
     obj = reading.to_json()
-    if reading.values:
+    if 1 <= len(reading.values) <= 6:
         opts = options(Throw(tuple(reading.values)), rules).to_json()
         obj.update({k: v for k, v in opts.items() if k != "throw"})
     return obj
