@@ -125,3 +125,41 @@ def test_a_clip_with_no_dice_reports_nothing(tmp_path):
     r = watch("--video", str(out), "--json")
     assert r.returncode == 0, r.stderr
     assert r.stdout == ""
+
+
+def test_watching_reports_what_the_reader_reads_in_the_still_frames(tmp_path):
+    """Whatever the reader's accuracy: each throw reported is the reading of its still frames
+    (the frames of the clip itself, after its compression), once, at the settle frame."""
+    read = reader()
+    chosen = [p for p in clips.sample_photos() if 3 <= len(p.values) <= 6 and p.rethrow is False]
+    a, b = chosen[0], chosen[-1]
+    out = tmp_path / "clip.avi"
+    plan = clips.make_clip(out, [a, b], size=SIZE, fps=30, still_s=0.5, motion_s=0.5)
+    cap = cv2.VideoCapture(str(out))
+    frames = []
+    while True:
+        ok, f = cap.read()
+        if not ok:
+            break
+        frames.append(f)
+    stills = [s for s in plan.segments if s.kind == "still"]
+    expected = []
+    for s in stills:
+        readings = [read(frames[s.start + k]) for k in range(1, 4)]
+        expected.append(readings)
+    r = watch("--video", str(out), "--json")
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    settle = LiveParams().settle_frames
+    reported = set()
+    for x in lines:
+        k = next(i for i, s in enumerate(stills) if s.start <= x["frame"] < s.end)
+        assert x["frame"] == stills[k].start + settle
+        reported.add(k)
+        readings = expected[k]
+        if all(rd.values == readings[0].values for rd in readings):
+            assert x["values"] == readings[0].values
+    # a throw is reported once for each still scene whose frames show a die, and only then
+    assert len(lines) == len(reported)
+    assert reported == {k for k, readings in enumerate(expected)
+                        if sum(bool(rd.dice) for rd in readings) >= 2}
