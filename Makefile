@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench lint clean help eval
+.PHONY: run test bench lint clean help eval live-clip
 
 help:
 	@echo "make run    create .venv, install, start the web app"
@@ -42,6 +42,13 @@ bench: $(VENV)/.installed-test
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check scorer vision server cli tools tests
+
+# A test clip for the live camera (two throws, a hand sweeping in each) from labelled photos:
+# try `zilch watch --video build/live/two_throws.avi`, or feed the .y4m to a browser's fake camera.
+live-clip: $(VENV)/.installed-run
+	mkdir -p build/live
+	$(BIN)/python tools/live_clips.py build/live/two_throws.avi --sample 2
+	$(BIN)/python tools/live_clips.py build/live/two_throws.y4m --sample 2 --size 640x360 --fps 15 --still 3
 
 # Accuracy of vision.read per photo folder of ../shared/data (or $$ZILCH_DATA); plot in out/eval/.
 eval: $(VENV)/.installed-test

@@ -357,7 +357,9 @@ function photoCard(game, act) {
   return h("div", { class: "card" },
     h("h3", {}, `${game.state.current.player}: throw ${game.state.current.dice_left} dice`),
     h("label", { for: "photo-input", class: "button primary", style: "width:100%" }, "Take or upload a photo"),
-    input);
+    input,
+    h("a", { href: `live.html#game=${encodeURIComponent(game.id)}`, class: "button", testid: "live-camera",
+      style: "width:100%;margin-top:.5em" }, "Live camera: each throw read as it settles"));
 }
 
 function typeCard(game, act) {
