@@ -18,7 +18,9 @@ def add_rules_options(parser: argparse.ArgumentParser, required: bool = False) -
         help=f"rules preset (default {DEFAULT_PRESET}); `zilch rules` lists them",
     )
     parser.add_argument(
-        "--rules-file", metavar="FILE", help="house rules in TOML (a preset to start from, and changes)"
+        "--rules-file",
+        metavar="FILE",
+        help="house rules in TOML (a preset to start from, and changes)",
     )
 
 

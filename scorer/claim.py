@@ -1,11 +1,12 @@
-"""Catching a mis-scored throw: check a claimed score, and a claimed keep, against the best.
+r"""Catching a mis-scored throw: check a claimed score, and a claimed keep, against the best.
 
 >>> from scorer.rules import get_rules
 >>> c = check_claim("255552", 550, get_rules("keeling"))
 >>> c.verdict, c.missed
 ('short', Fraction(450, 1))
->>> print(c.message)
-claim 550 is short by 450: the best keep is three pairs (225555) for 1000, with hot dice; 550 is what 5555 scores: three 5s (555) + single 5 (5)
+>>> print(c.message.replace("; ", ";\n"))
+claim 550 is short by 450: the best keep is three pairs (225555) for 1000, with hot dice;
+550 is what 5555 scores: three 5s (555) + single 5 (5)
 """
 
 from __future__ import annotations
@@ -87,7 +88,10 @@ def check_claim(
             msg = f"claim {fp(claim)} is wrong: {kept}"
         elif missed:
             verdict = "short"
-            msg = f"claim {fp(claim)} is right for that keep, but short by {fp(missed)}: {_best_words(best)}"
+            msg = (
+                f"claim {fp(claim)} is right for that keep, but short by {fp(missed)}: "
+                f"{_best_words(best)}"
+            )
         else:
             verdict = "right"
             msg = f"claim {fp(claim)} is right: {kept}, the best there is"
@@ -97,8 +101,14 @@ def check_claim(
 
     matching = [o for o in opts if o.points == claim]
     if claim == best.points:
-        return ClaimCheck(claim, "right", f"claim {fp(claim)} is right: {_best_words(best)}",
-                          best, best, Fraction(0))
+        return ClaimCheck(
+            claim,
+            "right",
+            f"claim {fp(claim)} is right: {_best_words(best)}",
+            best,
+            best,
+            Fraction(0),
+        )
     if claim > best.points:
         return ClaimCheck(
             claim,
@@ -113,8 +123,14 @@ def check_claim(
     if matching:
         m = matching[0]
         why = f"; {fp(claim)} is what {m.keep} scores: {m.describe()}"
-        return ClaimCheck(claim, "short", f"claim {fp(claim)} is short by {fp(missed)}: "
-                          f"{_best_words(best)}{why}", best, m, missed)
+        return ClaimCheck(
+            claim,
+            "short",
+            f"claim {fp(claim)} is short by {fp(missed)}: {_best_words(best)}{why}",
+            best,
+            m,
+            missed,
+        )
     return ClaimCheck(
         claim,
         "wrong_points",

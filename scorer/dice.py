@@ -30,7 +30,8 @@ def _parse_faces(text: str | Iterable[int], what: str) -> tuple[int, ...]:
             parts = [c for c in s if not c.isspace()]
         else:
             raise BadThrow(
-                f"{text!r} is not a {what}: write the dice as digits 1-6, like 255552 or 2,5,5,5,5,2"
+                f"{text!r} is not a {what}: write the dice as digits 1-6, "
+                "like 255552 or 2,5,5,5,5,2"
             )
         try:
             faces = tuple(int(p) for p in parts)
@@ -119,7 +120,7 @@ class Keep:
 
     def within(self, throw: Throw) -> bool:
         """Every kept die is in the throw."""
-        return all(k <= t for k, t in zip(self.counts, throw.counts))
+        return all(k <= t for k, t in zip(self.counts, throw.counts, strict=False))
 
     def __len__(self) -> int:
         return len(self.dice)

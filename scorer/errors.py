@@ -25,3 +25,27 @@ class UnknownPreset(ZilchError):
 
 class BadRules(ZilchError):
     """A house-rules file with an unknown field or a value of the wrong kind."""
+
+
+class IllegalEvent(ZilchError):
+    """A game event that the rules do not allow now: the game state is left as it was."""
+
+
+class WrongDiceCount(IllegalEvent):
+    """A roll with more or fewer dice than the player has left to roll."""
+
+
+class BankRefused(IllegalEvent):
+    """A bank below the preset's threshold, or one that an end-of-game rule forbids."""
+
+
+class GameOver(IllegalEvent):
+    """An event after the game has ended."""
+
+
+class NothingToUndo(IllegalEvent):
+    """An undo with no event left to take back."""
+
+
+class BadSetup(ZilchError):
+    """A game set-up (players, target, options) or an event line that cannot be read."""

@@ -90,6 +90,8 @@ class Rules:
     starter_rule: str = "any"
     #: the document's own scale for score sheets (classic-1990 writes 500 as 5)
     sheet_scale: int = 1
+    #: mark zilches on the score sheet with mouseholes (5 or 6 dice) and chevrons (turnovers)
+    zilch_marks: bool = False
 
     def __post_init__(self) -> None:
         problems = []
@@ -165,6 +167,7 @@ _CLASSIC_1990 = Rules(
     target_strict=True,
     starter_rule="roll_until_zilch",
     sheet_scale=100,
+    zilch_marks=True,
 )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 from scorer.dice import MAX_DICE, Keep, Throw, counts_of
@@ -155,7 +155,7 @@ def _is_three_pairs(counts: Counts, rules: Rules) -> bool:
     return rules.pairs_from_one_face or sorted(counts) == [0, 0, 0, 2, 2, 2]
 
 
-@lru_cache(maxsize=None)
+@cache
 def keep_split(counts: Counts, rules: Rules) -> tuple[Fraction, tuple[Combo, ...]] | None:
     """The best split of a kept multiset into combinations that use every die, or None."""
     if sum(counts) == 0:
@@ -198,7 +198,7 @@ def _option_order(o: Option) -> tuple:
     return (-o.points, not o.hot_dice, len(o.keep), o.keep.dice)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _options_for(counts: Counts, rules: Rules) -> tuple[Option, ...]:
     thrown = sum(counts)
     found = []

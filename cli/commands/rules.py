@@ -23,8 +23,12 @@ _COLUMNS = [
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("rules", help="show the rules presets", description="Show the table of "
-                       "rules presets, or every field of one preset or house-rules file.")
+    p = sub.add_parser(
+        "rules",
+        help="show the rules presets",
+        description="Show the table of "
+        "rules presets, or every field of one preset or house-rules file.",
+    )
     p.add_argument("preset", nargs="?", help="show every field of this preset")
     p.add_argument("--rules-file", metavar="FILE", help="show a house-rules TOML file, validated")
     p.add_argument("--json", action="store_true")
@@ -61,4 +65,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _ordinal(n: int) -> str:
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"

@@ -68,7 +68,8 @@ def _table(opts, keep, checked) -> str:
             left = "hot" if o.hot_dice else str(o.dice_left)
             chosen = "  <- kept" if keep is not None and o.keep == keep else ""
             lines.append(
-                f"  {mark} {format_points(o.points):>8}  {str(o.keep):<8}{left:<6}{o.describe()}{chosen}"
+                f"  {mark} {format_points(o.points):>8}  {str(o.keep):<8}{left:<6}"
+                f"{o.describe()}{chosen}"
             )
         lines.append(f"  max {format_points(opts.max)} (marked *)")
     if checked is not None:

@@ -5,7 +5,7 @@ blocks in every possible way and asks a plain predicate whether each block is a 
 """
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement, product
 
 import pytest
@@ -14,9 +14,7 @@ from hypothesis import strategies as st
 
 from scorer import PRESETS, Keep, Throw, options
 
-ALL_THROWS = [
-    combo for n in range(1, 7) for combo in combinations_with_replacement(range(1, 7), n)
-]
+ALL_THROWS = [combo for n in range(1, 7) for combo in combinations_with_replacement(range(1, 7), n)]
 
 
 def test_there_are_923_distinct_throws():
@@ -62,7 +60,7 @@ def _block_points(block, rules):
 def _sub_multisets(dice):
     seen = set()
     for mask in product((0, 1), repeat=len(dice)):
-        sub = tuple(d for d, m in zip(dice, mask) if m)
+        sub = tuple(d for d, m in zip(dice, mask, strict=False) if m)
         if sub and sub not in seen:
             seen.add(sub)
             yield sub
@@ -81,7 +79,7 @@ def reference_points(keep, rules):
     A face gives at most one "n of a kind" block (six 2s are never two triples).
     """
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(rest, used_kinds):
         if not rest:
             return Fraction(0)

@@ -4,8 +4,16 @@ import pytest
 
 from scorer import PRESETS, BadRules, UnknownPreset, get_rules, load_rules_file, options
 
-EIGHT = ["keeling", "zilch-pdf", "classic-1990", "times1.5", "plus100", "doubling",
-         "short-straight", "playr"]
+EIGHT = [
+    "keeling",
+    "zilch-pdf",
+    "classic-1990",
+    "times1.5",
+    "plus100",
+    "doubling",
+    "short-straight",
+    "playr",
+]
 
 
 def test_the_eight_presets_are_there_in_order():
