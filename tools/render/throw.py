@@ -540,7 +540,7 @@ class Scene:
         self.off_mode = off_mode
         if off_mode == "edge":
             self.edge = rng.uniform(8, 16)  # the table's edge at x = edge, dice thrown near x=0
-            self.drop = rng.choice([rng.uniform(3, 12), rng.uniform(12, 45)])
+            self.drop = rng.choice([rng.uniform(3, 12), rng.uniform(12, 30)])
             table = box_object("table", (self.edge + 300, 600, 4), (
                 (self.edge - (self.edge + 300) / 2), 0, -2), surface_material(rng, table_kind))
             floor_kind = rng.choice([k for k in ("wood", "white_desk", "dark_cloth", "felt")
@@ -579,10 +579,11 @@ class Scene:
                 fl = box_object("tray_floor", (2 * s + 0.2, 2 * s + 0.2, floor_t),
                                 (0, 0, floor_t / 2), lining)
                 add_rigid(fl, "PASSIVE", "BOX", friction=0.8, restitution=0.2)
-                for k, (loc, dims) in enumerate([((s + 0.5, 0, wall_h / 2), (1, 2 * s + 2, wall_h)),
-                                                 ((-s - 0.5, 0, wall_h / 2), (1, 2 * s + 2, wall_h)),
-                                                 ((0, s + 0.5, wall_h / 2), (2 * s, 1, wall_h)),
-                                                 ((0, -s - 0.5, wall_h / 2), (2 * s, 1, wall_h))]):
+                walls = [((s + 0.5, 0, wall_h / 2), (1, 2 * s + 2, wall_h)),
+                         ((-s - 0.5, 0, wall_h / 2), (1, 2 * s + 2, wall_h)),
+                         ((0, s + 0.5, wall_h / 2), (2 * s, 1, wall_h)),
+                         ((0, -s - 0.5, wall_h / 2), (2 * s, 1, wall_h))]
+                for k, (loc, dims) in enumerate(walls):
                     w = box_object(f"tray_wall{k}", dims, loc, shell, bevel=0.2)
                     add_rigid(w, "PASSIVE", "BOX", friction=0.6, restitution=0.3)
                     self.bodies[w.name] = "tray_wall"
@@ -626,7 +627,7 @@ class Scene:
         mat = plain_material("pen", rng.choice([(0.02, 0.05, 0.3), (0.02, 0.02, 0.02),
                                                 (0.6, 0.05, 0.03), (0.8, 0.8, 0.8)]), 0.3)
         pen = cylinder_object("pen", r, length, (centre.x, centre.y, z + r),
-                              (math.pi / 2, 0, yaw), mat)
+                              (math.pi / 2, 0, yaw + math.pi / 2), mat)  # axis along (cos, sin) yaw
         add_rigid(pen, "PASSIVE", "CYLINDER", friction=0.5, restitution=0.3)
         self.bodies["pen"] = "pen"
         self.pen = (centre, yaw, r, length)
@@ -779,15 +780,20 @@ class Scene:
         self._set(die, centre, rot)
 
     def _lean_on_bar(self, die, s, axis_pt, towards, radius, floor_z):
-        """One edge of ``die`` on the floor, its bottom face on a bar (a pen) of ``radius`` lying
-        at ``axis_pt`` (a point of its axis at floor level), ``towards`` pointing at the bar."""
+        """One edge of ``die`` on the floor, the opposite bottom edge on a bar (a pen) of
+        ``radius`` whose axis lies at ``axis_pt`` (floor level); ``towards`` points at the bar.
+        In the section across the bar: foot P at the origin, the bottom face rising at theta,
+        its far edge E = s (cos, sin) on the circle about C = (D, r)."""
         rng = self.rng
         h = s / 2
-        reach = s * rng.uniform(0.55, 0.9)  # from the floor edge to where the face meets the bar
-        theta = 2 * math.atan(radius / reach)
-        foot = axis_pt - towards * reach
-        u = towards * math.cos(theta) + Vector((0, 0, math.sin(theta)))
-        n = -towards * math.sin(theta) + Vector((0, 0, math.cos(theta)))
+        sin_t = min(math.sin(math.radians(40)), max(math.sin(math.radians(12)),
+                                                     rng.uniform(1.4, 1.9) * radius / s))
+        theta = math.asin(sin_t)
+        dy = s * sin_t - radius
+        across = s * math.cos(theta) + math.sqrt(max(0.0, radius * radius - dy * dy))
+        foot = axis_pt - towards * across
+        u = towards * math.cos(theta) + Vector((0, 0, sin_t))
+        n = -towards * sin_t + Vector((0, 0, math.cos(theta)))
         centre = foot + u * h + n * h
         centre.z = floor_z + (u * h + n * h).z + 0.01
         k = towards.cross(Vector((0, 0, 1))).normalized()
@@ -859,7 +865,7 @@ class Scene:
 
     def _place_off(self, dice, size):
         rng = self.rng
-        n_off = 1 if len(dice) == 1 else rng.choice([1, 1, 2])
+        n_off = 1 if len(dice) == 1 else rng.choice([1, 2])
         out = []
         for k in range(n_off):
             die = dice[-1 - k]
@@ -878,7 +884,7 @@ class Scene:
             else:
                 ang = rng.uniform(0, 2 * math.pi)
                 dist = (self.tray_size + 1.0) * (1 if self.tray == "round" else 1.05) + \
-                    rng.uniform(s + 0.5, 7)
+                    rng.uniform(s + 0.5, 4)
                 loc = Vector((math.cos(ang) * dist, math.sin(ang) * dist, rng.uniform(1, 4)))
                 spin = Vector((rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)))
                 out_dir = Vector((math.cos(ang), math.sin(ang), 0))
@@ -931,7 +937,7 @@ class Scene:
             tilt = math.degrees(math.acos(max(-1.0, min(1.0, cosine))))
             # contacts: sample the die's flat faces, see what is within CONTACT_CM
             samples = []
-            g = [-0.85, -0.45, 0.0, 0.45, 0.85]
+            g = [-1.0, -0.6, -0.2, 0.2, 0.6, 1.0]  # to the sharp cube's edges
             rot3 = mw.to_3x3().normalized()
             for v in range(1, 7):
                 n, u, w = (Vector(x) for x in dicegeo.FACES[v])
@@ -1060,7 +1066,8 @@ class Scene:
             "type": cam_type, "hfov_deg": round(math.degrees(hfov), 2),
             "lens_mm_full_frame": round(cam_data.lens, 2),
             "distance_cm": round(distance, 1), "elevation_deg": round(math.degrees(elevation), 1),
-            "azimuth_deg": round(math.degrees(azimuth), 1), "roll_deg": round(math.degrees(roll), 1),
+            "azimuth_deg": round(math.degrees(azimuth), 1),
+            "roll_deg": round(math.degrees(roll), 1),
             "focus_error": round(focus_error, 3), "blur_px": round(blur_px, 2),
             "aperture_cm": round(aperture, 3),
         }
@@ -1117,7 +1124,7 @@ class Scene:
             cam_mw = self.cam.matrix_world
             loc = cam_mw @ Vector((rng.uniform(-1.5, 1.5), rng.uniform(0.5, 2), 0))
             dist = self.camera["distance_cm"]
-            lamp("POINT", loc, rng.uniform(4, 8) * (dist / 50) ** 2, (1.0, 0.98, 0.95),
+            lamp("POINT", loc, rng.uniform(1.5, 3.5) * (dist / 50) ** 2, (1.0, 0.98, 0.95),
                  rng.uniform(0.2, 0.5))
             exposure = rng.uniform(-0.3, 0.3)
         else:  # dim_warm
@@ -1126,7 +1133,7 @@ class Scene:
             r = rng.uniform(60, 150)
             lamp("POINT", sph(math.radians(rng.uniform(20, 70)), rng.uniform(0, 6.28), r),
                  rng.uniform(6, 14) * (r / 100) ** 2, (1.0, 0.62, 0.32), rng.uniform(2, 8))
-            exposure = rng.uniform(-0.6, 0.1)
+            exposure = rng.uniform(-0.2, 0.5)
         scene.view_settings.view_transform = "Filmic"
         scene.view_settings.look = rng.choice(["None", "Medium High Contrast",
                                                "Medium Contrast", "High Contrast"])
@@ -1151,6 +1158,7 @@ class Scene:
         cy.caustics_reflective = False
         cy.caustics_refractive = False
         cy.blur_glossy = 1.0
+        cy.sample_clamp_indirect = 2.0  # no fireflies through translucent dice at 16 samples
         scene.render.threads_mode = "FIXED"
         scene.render.threads = max(1, min(2, os.cpu_count() or 1))
         scene.render.image_settings.file_format = "JPEG"
@@ -1314,7 +1322,8 @@ def main(argv):
     ap.add_argument("--width", type=int, default=800)
     ap.add_argument("--height", type=int, default=600)
     ap.add_argument("--samples", type=int, default=16)
-    ap.add_argument("--dry", action="store_true", help="simulate and write the labels, render no image")
+    ap.add_argument("--dry", action="store_true",
+                    help="simulate and write the labels, render no image")
     ap.add_argument("--mix", default="", help="scene shares, e.g. cocked=0.4,off_table=0.4")
     args = ap.parse_args(argv)
     args.mix = parse_mix(args.mix)
