@@ -20,6 +20,7 @@ One JSON object per image::
                                              #   starting from the one nearest the top-left
                "size_px": 31.2,              # mean edge of the projected top face, pixels
                "top_visible": 1.0,           # share of the top face the camera sees
+               "visible": 1.0,               # share of its camera-facing surface it sees (>= 0.4)
                "style", "pips", "size_mm", "position_cm"}]}
 """
 
@@ -121,6 +122,7 @@ def validate(label: dict) -> None:
             _need(x - slack <= cx <= x + bw + slack and y - slack <= cy <= y + bh + slack,
                   f"{where}.top_corners inside the box")
         _need(_num(d.get("top_visible")) and 0 <= d["top_visible"] <= 1, f"{where}.top_visible")
+        _need(_num(d.get("visible")) and 0 < d["visible"] <= 1, f"{where}.visible")
         _need(d.get("style") in STYLES, f"{where}.style")
         _need(d.get("pips") in ("concave", "painted"), f"{where}.pips")
         _need(_num(d.get("size_mm")) and 12 <= d["size_mm"] <= 19, f"{where}.size_mm")

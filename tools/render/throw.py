@@ -54,6 +54,9 @@ SUPPORT_NORMAL_Z = 0.35
 MAX_ATTEMPTS = 20
 #: Keep every die this far (fraction of the image) inside the frame.
 FRAME_MARGIN = 0.05
+#: Views tried per scene; a view is kept when every die shows this share of its facing surface.
+CAMERA_TRIES = 8
+MIN_VISIBLE = 0.4
 
 STYLES = {
     # name: body colour, pip colour, body roughness, translucent
@@ -1029,28 +1032,36 @@ class Scene:
         lo = Vector((min(p.x for p in pts), min(p.y for p in pts), min(p.z for p in pts)))
         hi = Vector((max(p.x for p in pts), max(p.y for p in pts), max(p.z for p in pts)))
         target = (lo + hi) / 2 + Vector((rng.uniform(-2, 2), rng.uniform(-2, 2), 0))
-        elevation = math.radians(rng.uniform(0, 50))  # from top-down
-        azimuth = rng.uniform(0, 2 * math.pi)
-        roll = rng.uniform(-0.15, 0.15) + (rng.choice([0, math.pi / 2, math.pi, -math.pi / 2])
-                                           if elevation < math.radians(15) else 0)
-        distance = 25 + 55 * rng.random() ** 2
-        direction = Vector((math.sin(elevation) * math.cos(azimuth),
-                            math.sin(elevation) * math.sin(azimuth), math.cos(elevation)))
-        while True:
-            cam.location = target + direction * distance
-            look = (target - cam.location).normalized()
-            q = look.to_track_quat("-Z", "Y")
-            cam.rotation_mode = "QUATERNION"
-            cam.rotation_quaternion = q @ Quaternion((0, 0, 1), roll)
-            bpy.context.view_layer.update()
-            proj = [world_to_camera_view(scene, cam, p) for p in pts]
-            ok = all(FRAME_MARGIN < c.x < 1 - FRAME_MARGIN and FRAME_MARGIN < c.y <
-                     1 - FRAME_MARGIN and c.z > 0 for c in proj)
-            if ok:
-                break
-            distance += 3
+        for _try in range(CAMERA_TRIES):
+            elevation = math.radians(rng.uniform(0, 50))  # from top-down
+            azimuth = rng.uniform(0, 2 * math.pi)
+            roll = rng.uniform(-0.15, 0.15) + (rng.choice([0, math.pi / 2, math.pi, -math.pi / 2])
+                                               if elevation < math.radians(15) else 0)
+            distance = 25 + 55 * rng.random() ** 2
+            direction = Vector((math.sin(elevation) * math.cos(azimuth),
+                                math.sin(elevation) * math.sin(azimuth), math.cos(elevation)))
+            while distance <= 80:
+                cam.location = target + direction * distance
+                look = (target - cam.location).normalized()
+                q = look.to_track_quat("-Z", "Y")
+                cam.rotation_mode = "QUATERNION"
+                cam.rotation_quaternion = q @ Quaternion((0, 0, 1), roll)
+                bpy.context.view_layer.update()
+                proj = [world_to_camera_view(scene, cam, p) for p in pts]
+                if all(FRAME_MARGIN < c.x < 1 - FRAME_MARGIN and FRAME_MARGIN < c.y <
+                       1 - FRAME_MARGIN and c.z > 0 for c in proj):
+                    break
+                distance += 3
             if distance > 80:
-                raise Reject("the dice do not fit in the frame from 80 cm")
+                continue  # the dice do not fit from 80 cm: look from elsewhere
+            self.cam = cam
+            seen = [self.die_visible(d["die"], d["half"]) for d in dice]
+            if min(seen) >= MIN_VISIBLE:
+                break
+        else:
+            raise Reject("no camera from 25-80 cm frames every die and sees it")
+        for d, v in zip(dice, seen, strict=True):
+            d["visible"] = v
         # slight defocus: focused a little off the dice, aperture sized for a blur of blur_px
         focus_error = rng.uniform(-0.12, 0.12)
         blur_px = rng.uniform(0.3, 1.8)
@@ -1171,6 +1182,28 @@ class Scene:
         c = world_to_camera_view(self.scene, self.cam, p)
         return (c.x * self.width, (1 - c.y) * self.height)
 
+    def die_visible(self, die, half):
+        """The share of the die's camera-facing surface that the camera sees (rays to a grid)."""
+        depsgraph = bpy.context.evaluated_depsgraph_get()
+        origin = self.cam.matrix_world.translation
+        mw = die.matrix_world
+        rot3 = mw.to_3x3().normalized()
+        seen = total = 0
+        for value in range(1, 7):
+            n, u, v = (Vector(x) for x in dicegeo.FACES[value])
+            nw = rot3 @ n
+            if nw.dot(origin - mw.translation) <= 0:
+                continue
+            for a in (-0.6, 0.0, 0.6):
+                for b in (-0.6, 0.0, 0.6):
+                    p = mw @ ((n + u * a + v * b) * half) + nw * 0.02
+                    ray = p - origin
+                    hit = self.scene.ray_cast(depsgraph, origin, ray.normalized(),
+                                              distance=ray.length - 0.01)
+                    total += 1
+                    seen += 0 if hit[0] else 1
+        return seen / max(total, 1)
+
     def top_visible(self, die, corners):
         depsgraph = bpy.context.evaluated_depsgraph_get()
         origin = self.cam.matrix_world.translation
@@ -1213,6 +1246,7 @@ class Scene:
                 "top_corners": [[round(x, 1), round(y, 1)] for x, y in corners],
                 "size_px": round(sum(edges) / 4, 1),
                 "top_visible": round(self.top_visible(die, d["top_corners_world"]), 2),
+                "visible": round(d["visible"], 2),
                 "style": d["info"]["style"],
                 "pips": d["info"]["pips"],
                 "size_mm": d["info"]["size_mm"],
