@@ -1062,15 +1062,17 @@ class Scene:
             raise Reject("no camera from 25-80 cm frames every die and sees it")
         for d, v in zip(dice, seen, strict=True):
             d["visible"] = v
-        # slight defocus: focused a little off the dice, aperture sized for a blur of blur_px
-        focus_error = rng.uniform(-0.12, 0.12)
-        blur_px = rng.uniform(0.3, 1.8)
+        # slight defocus: a lens aperture of a few millimetres (a phone's is 2-3 mm, a webcam's
+        # less), focused a few per cent off the die nearest the aim point
+        focus_die = min(dice, key=lambda d: (d["die"].matrix_world.translation - target).length)
+        focus_d = (focus_die["die"].matrix_world.translation - cam.location).length
+        focus_error = rng.uniform(-0.1, 0.1)
+        aperture = rng.uniform(0.15, 0.5) if cam_type == "phone" else rng.uniform(0.1, 0.3)
         cam_data.dof.use_dof = True
-        cam_data.dof.focus_distance = distance * (1 + focus_error)
-        rel = abs(1 / (distance * (1 + focus_error)) - 1 / distance)
-        # blur (px) = D * W / (2 tan(hfov/2)) * |1/f - 1/d|  ->  aperture diameter D in cm
-        aperture = blur_px * 2 * math.tan(hfov / 2) / (self.width * max(rel, 1e-4))
-        aperture = min(aperture, 2.5)
+        cam_data.dof.focus_distance = focus_d * (1 + focus_error)
+        # blur (px) = D * W / (2 tan(hfov/2)) * |1/f - 1/d|, D the aperture diameter in cm
+        blur_px = aperture * self.width / (2 * math.tan(hfov / 2)) * abs(
+            1 / (focus_d * (1 + focus_error)) - 1 / focus_d)
         # Cycles: aperture radius (scene units) = lens[mm] * 1e-3 / (2 * fstop)
         cam_data.dof.aperture_fstop = cam_data.lens * 1e-3 / aperture
         self.camera = {
@@ -1079,7 +1081,7 @@ class Scene:
             "distance_cm": round(distance, 1), "elevation_deg": round(math.degrees(elevation), 1),
             "azimuth_deg": round(math.degrees(azimuth), 1),
             "roll_deg": round(math.degrees(roll), 1),
-            "focus_error": round(focus_error, 3), "blur_px": round(blur_px, 2),
+            "focus_error": round(focus_error, 3), "blur_px_at_focus_die": round(blur_px, 2),
             "aperture_cm": round(aperture, 3),
         }
         self.cam = cam
