@@ -6,13 +6,14 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench lint clean help eval live-clip
+.PHONY: run test bench lint clean help eval live-clip render
 
 help:
 	@echo "make run    create .venv, install, start the web app"
 	@echo "make test   create .venv with test extras (and Chromium), run the whole suite"
 	@echo "make bench  print speed figures"
 	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...)"
+	@echo "make render [N=200 SEED=0 OUT=renders MIX=cocked=0.3,...]  render throws with Blender"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,3 +57,14 @@ eval: $(VENV)/.installed-test
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
+
+# Rendered throws with ground truth (needs Blender: apt-get install -y blender). Not part of `make
+# test`. Resumable: images already in OUT are kept; the same SEED gives the same images.
+N    ?= 200
+SEED ?= 0
+OUT  ?= renders
+MIX  ?=
+JOBS ?= 1
+render: $(VENV)/.installed-run
+	$(BIN)/python tools/render/run.py --out $(OUT) --n $(N) --seed $(SEED) --jobs $(JOBS) \
+		$(if $(MIX),--mix $(MIX))
