@@ -81,7 +81,7 @@ def _empty() -> Pips:
     z = np.zeros((0,), np.float32)
     return Pips(
         np.zeros((0, 2), np.float32), z, np.zeros((0, 2), np.float32), z,
-        np.zeros((0,), np.int8), z, np.zeros((0, 3), np.float32), z, z,
+        np.zeros((0,), np.int8), z, np.zeros((0, 3), np.float32), z, z, z,
     )
 
 
