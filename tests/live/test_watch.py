@@ -163,3 +163,21 @@ def test_watching_reports_what_the_reader_reads_in_the_still_frames(tmp_path):
     assert len(lines) == len(reported)
     assert reported == {k for k, readings in enumerate(expected)
                         if sum(bool(rd.dice) for rd in readings) >= 2}
+
+
+def test_the_text_line_of_a_throw():
+    from cli.commands.watch import describe
+    from scorer import get_rules
+    from vision.reading import COCKED, UNCERTAIN, Die, Reading
+
+    def die(v, x, flags=()):
+        return Die(v, 0.99, (x, 10, 30, 30), (x + 15.0, 25.0), flags)
+
+    rules = get_rules("keeling")
+    r = Reading(640, 480, tuple(die(v, 40 * i) for i, v in enumerate([2, 3, 3, 4, 5, 6])))
+    assert describe(r, 24, 1, rules) == "throw 1 at frame 24: read 2 3 3 4 5 6  max 50 keeping 5"
+    r = Reading(640, 480, (die(1, 0), die(5, 40, (UNCERTAIN,)), die(3, 80, (COCKED,))))
+    assert describe(r, 9, 2, rules) == (
+        "throw 2 at frame 9: read 1  flagged 5 (uncertain), 3 (cocked)  throw again")
+    r = Reading(640, 480, (die(2, 0), die(3, 40)))
+    assert describe(r, 5, 3, rules).endswith("ZILCH")
