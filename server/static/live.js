@@ -187,8 +187,8 @@ function showResult(t, number) {
   if (t.rethrow) {
     max.textContent = "";
     max.dataset.max = "";
-  } else if (!t.values.length) {
-    max.textContent = "no die read";
+  } else if (!t.values.length || !t.options) {
+    max.textContent = t.values.length ? "more than six dice: throw again" : "no die read";
     max.dataset.max = "";
   } else if (t.zilch) {
     max.textContent = "ZILCH: nothing scores";
