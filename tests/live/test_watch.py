@@ -181,3 +181,30 @@ def test_the_text_line_of_a_throw():
         "throw 2 at frame 9: read 1  flagged 5 (uncertain), 3 (cocked)  throw again")
     r = Reading(640, 480, (die(2, 0), die(3, 40)))
     assert describe(r, 5, 3, rules).endswith("ZILCH")
+
+
+@pytest.mark.parametrize("suffix", [".avi", ".mp4"])
+def test_watch_reports_exactly_the_two_throws_of_a_clip_labels_reader(tmp_path, suffix,
+                                                                      monkeypatch, capsys):
+    """The same contract with the reader swapped for the labels (in-process): this one runs
+    whatever the reader's accuracy, on both clip formats."""
+    from cli import main as cli_main
+    from cli.commands import watch as watch_cmd
+    from tests.live.helpers import photos
+
+    a, b = photos(2)
+    fa, sa, oa = clips.place(cv2.imread(a.path), SIZE)
+    fb, sb, ob = clips.place(cv2.imread(b.path), SIZE, fa[0, 0].tolist())
+    labelled = [(fa, clips.dice_on_frame(a, sa, oa)), (fb, clips.dice_on_frame(b, sb, ob))]
+    plan, frames = clips.build([fa, fb], fps=30, still_s=0.6, motion_s=0.6)
+    out = tmp_path / f"clip{suffix}"
+    clips.write(out, frames, 30, SIZE)
+    # the labels reader knows the scenes within its tolerance: mp4v's loss stays inside it
+    monkeypatch.setattr(watch_cmd, "frame_reader",
+                        lambda: clips.LabelReader(labelled, tolerance=8.0))
+    assert cli_main.main(["watch", "--video", str(out), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [x["values"] for x in lines] == [list(a.values), list(b.values)]
+    stills = [s for s in plan.segments if s.kind == "still"]
+    assert [x["frame"] for x in lines] == [s.start + LiveParams().settle_frames for s in stills]
+    assert all(x["image"] == str(out) and x["options"] for x in lines)
