@@ -208,3 +208,67 @@ def test_watch_reports_exactly_the_two_throws_of_a_clip_labels_reader(tmp_path, 
     stills = [s for s in plan.segments if s.kind == "still"]
     assert [x["frame"] for x in lines] == [s.start + LiveParams().settle_frames for s in stills]
     assert all(x["image"] == str(out) and x["options"] for x in lines)
+
+
+def test_watch_camera_drops_frames_it_cannot_keep_up_with_and_still_reads_each_throw(
+        monkeypatch, capsys, caplog):
+    """``--camera``: a camera (here OpenCV's capture swapped for one that plays a clip at 30
+    frames/s) is read by a thread; a reader slower than the camera gets the newest frame and
+    the others are dropped, not queued."""
+    import logging
+    import time as _time
+
+    from cli import main as cli_main
+    from cli.commands import watch as watch_cmd
+    from tests.live.helpers import photos
+
+    a, b = photos(2)
+    size = (640, 360)
+    fa, sa, oa = clips.place(cv2.imread(a.path), size)
+    fb, sb, ob = clips.place(cv2.imread(b.path), size, fa[0, 0].tolist())
+    labelled = [(fa, clips.dice_on_frame(a, sa, oa)), (fb, clips.dice_on_frame(b, sb, ob))]
+    plan, frames = clips.build([fa, fb], fps=30, still_s=1.0, motion_s=0.6)
+    frames = list(frames)
+
+    class PlayingCamera:
+        def __init__(self, index):
+            self.i = 0
+            self.start = None
+
+        def isOpened(self):
+            return True
+
+        def set(self, *args):
+            return True
+
+        def read(self):
+            if self.start is None:
+                self.start = _time.perf_counter()
+            if self.i >= len(frames):
+                return False, None
+            delay = self.start + self.i / 30 - _time.perf_counter()
+            if delay > 0:
+                _time.sleep(delay)
+            self.i += 1
+            return True, frames[self.i - 1]
+
+        def release(self):
+            pass
+
+    labels = clips.LabelReader(labelled)
+
+    def slow_reader(frame):  # 60 ms a read: slower than the camera's 33 ms a frame
+        _time.sleep(0.06)
+        return labels(frame)
+
+    monkeypatch.setattr(watch_cmd.cv2, "VideoCapture", PlayingCamera)
+    monkeypatch.setattr(watch_cmd, "frame_reader", lambda: slow_reader)
+    with caplog.at_level(logging.INFO, logger="cli.commands.watch"):
+        assert cli_main.main(["watch", "--camera", "0", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [x["values"] for x in lines] == [list(a.values), list(b.values)]
+    assert all(x["image"] == "camera:0" for x in lines)
+    stills = [s for s in plan.segments if s.kind == "still"]
+    for x, s in zip(lines, stills, strict=True):
+        assert s.start < x["frame"] < s.end  # the frame index is the camera's
+    assert "dropped" in caplog.text
