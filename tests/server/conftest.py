@@ -21,13 +21,6 @@ import vision
 from server.app import create_app
 from vision.reading import Die, Reading
 
-#: Uploads are decoded by :func:`vision.decode_image` (the vision issue). Until it is installed, the
-#: tests that send photos are skipped, saying why; they run as soon as it lands.
-needs_decode = pytest.mark.skipif(
-    not hasattr(vision, "decode_image"),
-    reason="needs vision.decode_image (the vision issue) to decode uploads",
-)
-
 
 def photo_of(faces: list[int], *, seed: int = 0, size: tuple[int, int] = (640, 480),
              ext: str = ".jpg") -> bytes:
@@ -100,6 +93,22 @@ class ScriptedReader:
     def read(self, image: np.ndarray) -> Reading:
         self.calls += 1
         return self.script[image_key(image)]
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+def labelled_reading(name: str, version: str = "labels") -> Reading:
+    """The reading a sample photo's hand-checked label gives (``sample_images/NAME.json``)."""
+    import json
+
+    label = json.loads((SAMPLES / f"{name}.json").read_text())
+    dice = tuple(
+        Die(d["value"], 1.0, tuple(d["box"]),
+            (d["box"][0] + d["box"][2] / 2, d["box"][1] + d["box"][3] / 2))
+        for d in label["dice"]
+    )
+    return Reading(label["width"], label["height"], dice, model_version=version)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import pytest
 
 from server.reader import get_reader
 from server.sqlite_store import photos_dir_for
-from tests.server.conftest import ScriptedReader, needs_decode, new_game, photo_of, reading_of
+from tests.server.conftest import ScriptedReader, new_game, photo_of, reading_of
 
 JPEG = {"Content-Type": "image/jpeg"}
 
@@ -43,7 +43,6 @@ def event(client, gid, auth, **ev):
 # --- a full game -----------------------------------------------------------------------
 
 
-@needs_decode
 def test_full_game_with_photos_typed_throws_and_the_end(client, reader, db):
     gid, auth = new_game(client, ("Alf", "Bee"), "keeling", target=1500)
 
@@ -117,7 +116,6 @@ def test_full_game_with_photos_typed_throws_and_the_end(client, reader, db):
     assert log[0]["data"] == {"roll": [2, 5, 5, 5, 5, 2]} and log[0]["throw"] == 1
 
 
-@needs_decode
 def test_corrections_are_recorded_beside_the_reading(client, reader):
     gid, auth = new_game(client)
     photo = reader.shows(photo_of([1, 5, 3, 3, 3, 2], seed=3),
@@ -144,7 +142,6 @@ def test_corrections_are_recorded_beside_the_reading(client, reader):
     assert not np.array_equal(img, cv2.imdecode(np.frombuffer(photo, np.uint8), 1))
 
 
-@needs_decode
 def test_cocked_die_asks_for_a_new_throw_and_nothing_enters_the_game(client, reader):
     gid, auth = new_game(client)
     photo = reader.shows(photo_of([1, 1, 1, 4, 4, 6], seed=4),
@@ -160,7 +157,6 @@ def test_cocked_die_asks_for_a_new_throw_and_nothing_enters_the_game(client, rea
     assert [t["status"] for t in h] == ["superseded", "ready"]
 
 
-@needs_decode
 def test_wrong_count_in_a_photo_is_shown_and_a_wrong_count_roll_refused(client, reader, db):
     gid, auth = new_game(client)
     photo = reader.shows(photo_of([5, 5, 2, 3, 4], seed=6), reading_of([5, 5, 2, 3, 4]))
@@ -173,7 +169,6 @@ def test_wrong_count_in_a_photo_is_shown_and_a_wrong_count_roll_refused(client, 
     assert stored(db) == before
 
 
-@needs_decode
 def test_no_photo_while_a_roll_waits_for_its_keep(client, reader, db):
     gid, auth = new_game(client)
     event(client, gid, auth, roll=[1, 2, 3, 4, 6, 6])
@@ -184,7 +179,6 @@ def test_no_photo_while_a_roll_waits_for_its_keep(client, reader, db):
     assert stored(db) == before
 
 
-@needs_decode
 def test_multipart_upload_and_content_addressed_storage(client, reader, db):
     gid, auth = new_game(client)
     photo = reader.shows(photo_of([2, 3, 4, 6, 6, 1], seed=7), reading_of([2, 3, 4, 6, 6, 1]))
@@ -207,7 +201,6 @@ def test_multipart_upload_and_content_addressed_storage(client, reader, db):
     assert stored(db)["files"] == 2 and stored(db)["photos"] == 1 and stored(db)["throws"] == 2
 
 
-@needs_decode
 def test_png_photos_are_accepted(client, reader):
     gid, auth = new_game(client)
     photo = reader.shows(photo_of([5, 1, 2, 3, 4, 4], ext=".png"), reading_of([5, 1, 2, 3, 4, 4]))
@@ -220,7 +213,6 @@ def test_png_photos_are_accepted(client, reader):
 # --- undo ------------------------------------------------------------------------------
 
 
-@needs_decode
 def test_undo_takes_back_events_and_the_record_keeps_them(client, reader):
     gid, auth = new_game(client)
     photo = reader.shows(photo_of([1, 5, 5, 2, 3, 6], seed=8), reading_of([1, 5, 5, 2, 3, 6]))
@@ -298,7 +290,6 @@ BAD_PHOTOS = {
 }
 
 
-@needs_decode
 @pytest.mark.parametrize("case", list(BAD_PHOTOS))
 def test_bad_photos_are_refused_and_nothing_is_stored(client, db, case):
     gid, auth = new_game(client)
@@ -352,7 +343,6 @@ def test_a_content_length_over_the_limit_is_refused_before_reading(client, db):
     assert stored(db) == before
 
 
-@needs_decode
 def test_a_decoded_image_over_50_megapixels_is_refused(client, db):
     """A JPEG whose header gives its real size, over the limit (a real 8000x6400 image)."""
     gid, auth = new_game(client)
@@ -393,7 +383,6 @@ def test_illegal_events_are_refused_and_nothing_is_stored(client, db, setup, bad
     assert stored(db) == before
 
 
-@needs_decode
 def test_illegal_keep_of_a_photo_throw(client, reader, db):
     gid, auth = new_game(client)
     photo = reader.shows(photo_of([2, 2, 3, 4, 6, 1], seed=9), reading_of([2, 2, 3, 4, 6, 1]))
@@ -410,7 +399,6 @@ def test_illegal_keep_of_a_photo_throw(client, reader, db):
     assert stored(db) == before
 
 
-@needs_decode
 def test_unknown_game_throw_and_photo(client, reader, db):
     gid, auth = new_game(client)
     before = stored(db)
@@ -460,7 +448,6 @@ def test_bad_json_is_a_json_error(client):
 # --- tokens ----------------------------------------------------------------------------
 
 
-@needs_decode
 def test_writes_need_the_games_scorer_token(client, reader, db, caplog):
     caplog.set_level(logging.DEBUG)
     r = client.post("/api/games", json={"players": ["Alf", "Bee"]})
@@ -514,7 +501,6 @@ def test_tokens_are_random_and_long():
 # --- re-reading with another model -----------------------------------------------------
 
 
-@needs_decode
 def test_a_reread_after_a_model_change_shows_the_differences(client, reader):
     gid, auth = new_game(client)
     data = photo_of([1, 5, 2, 3, 4, 6], seed=11)
@@ -627,7 +613,6 @@ def test_health_and_the_page(client):
     assert client.get("/style.css").status_code == 200
 
 
-@needs_decode
 def test_advice_comes_with_the_throw_where_the_strategy_is_installed(client, reader):
     strategy = pytest.importorskip("scorer.strategy")
     if not hasattr(strategy, "advise"):

@@ -15,10 +15,10 @@ import time
 import httpx
 import pytest
 
-from tests.server.conftest import needs_decode, photo_of
+from tests.server.conftest import photo_of
 from tests.server.livehelpers import ServerProcess, script
 
-pytestmark = [pytest.mark.slow, needs_decode]
+pytestmark = pytest.mark.slow
 
 CLIENTS = 8
 SECONDS = float(os.environ.get("ZILCH_LOAD_SECONDS", "30"))

@@ -7,10 +7,10 @@ import hashlib
 import httpx
 import pytest
 
-from tests.server.conftest import needs_decode, photo_of
+from tests.server.conftest import photo_of
 from tests.server.livehelpers import ServerProcess, script
 
-pytestmark = [pytest.mark.slow, needs_decode]
+pytestmark = pytest.mark.slow
 
 
 def test_kill_9_loses_nothing_that_was_answered(tmp_path):
