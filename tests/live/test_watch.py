@@ -27,7 +27,15 @@ def reader():
     return read
 
 
-def photos_read_right(n: int):
+def as_browser_sends(frame):
+    """A frame as the camera page sends it: through the camera's 4:2:0 and a JPEG of 0.85."""
+    yuv = cv2.cvtColor(frame, cv2.COLOR_BGR2YUV_I420)
+    back = cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)
+    ok, buf = cv2.imencode(".jpg", back, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def photos_read_right(n: int, size: tuple[int, int] = SIZE, through=None):
     """``n`` labelled photos whose still frame the reader reads right.
 
     This test checks the live path (settle, fusion, one report per throw), not the reader's
@@ -39,8 +47,10 @@ def photos_read_right(n: int):
     for p in clips.sample_photos():
         if not 2 <= len(p.values) <= 6 or p.rethrow is not False:
             continue
-        frame, _, _ = clips.place(cv2.imread(p.path), SIZE)
-        r = read(frame)
+        if any(c.values == p.values for c in chosen):
+            continue  # throws that differ, so that each is told apart
+        frame, _, _ = clips.place(cv2.imread(p.path), size)
+        r = read(through(frame) if through else frame)
         if r.values == list(p.values) and not r.rethrow and not r.needs_confirmation:
             chosen.append(p)
             if len(chosen) == n:
