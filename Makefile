@@ -52,5 +52,7 @@ N    ?= 200
 SEED ?= 0
 OUT  ?= renders
 MIX  ?=
+JOBS ?= 1
 render: $(VENV)/.installed-run
-	$(BIN)/python tools/render/run.py --out $(OUT) --n $(N) --seed $(SEED) $(if $(MIX),--mix $(MIX))
+	$(BIN)/python tools/render/run.py --out $(OUT) --n $(N) --seed $(SEED) --jobs $(JOBS) \
+		$(if $(MIX),--mix $(MIX))

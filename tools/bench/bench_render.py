@@ -22,7 +22,8 @@ from machine import describe  # noqa: E402
 
 
 def run(out: Path, n: int, extra: list[str]) -> float:
-    cmd = ["blender", "-b", "--factory-startup", "--python", str(ROOT / "tools/render/throw.py"),
+    cmd = ["blender", "-b", "-t", "1", "--factory-startup", "--python",
+           str(ROOT / "tools/render/throw.py"),
            "--", "--out", str(out), "--n", str(n), "--seed", "1", *extra]
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True, text=True)

@@ -4,7 +4,8 @@
 
 Every image's seed comes from ``--seed`` and its index, so the set is the same however it is cut
 into batches, and an interrupted run resumes where it stopped (images already written are kept).
-Blender runs under ``nice`` so that it shares the machine politely.
+Blender runs with one thread (``-t 1``): with more, its rigid-body results vary from run to run, so
+``--jobs`` runs several Blenders side by side instead. It runs under ``nice`` to share the machine.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tqdm import tqdm
@@ -26,7 +29,7 @@ log = logging.getLogger("render")
 
 
 def blender_command(blender: str, out: Path, start: int, n: int, args) -> list[str]:
-    cmd = [blender, "-b", "--factory-startup", "--python", str(HERE / "throw.py"), "--",
+    cmd = [blender, "-b", "-t", "1", "--factory-startup", "--python", str(HERE / "throw.py"), "--",
            "--out", str(out), "--n", str(n), "--seed", str(args.seed), "--start", str(start),
            "--width", str(args.width), "--height", str(args.height),
            "--samples", str(args.samples)]
@@ -49,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=16)
     ap.add_argument("--mix", default="", help="scene shares, e.g. cocked=0.4,off_table=0.4")
     ap.add_argument("--nice", type=int, default=10)
+    ap.add_argument("--jobs", type=int, default=1, help="Blender processes side by side")
     ap.add_argument("--blender", default=shutil.which("blender") or "blender")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
@@ -68,7 +72,10 @@ def main(argv: list[str] | None = None) -> int:
                 runs[-1] = (runs[-1][0], runs[-1][1] + 1)
             else:
                 runs.append((i, 1))
-        for start, n in runs:
+        lock = threading.Lock()
+
+        def batch(run: tuple[int, int]) -> str | None:
+            start, n = run
             cmd = blender_command(args.blender, args.out, start, n, args)
             proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     text=True, bufsize=1)
@@ -77,17 +84,22 @@ def main(argv: list[str] | None = None) -> int:
             for line in proc.stdout:
                 tail = (tail + [line])[-30:]
                 m = PROGRESS.match(line)
-                if m:
-                    bar.update(1)
-                    bar.set_postfix_str(f"{m.group(3)} {float(m.group(4)):.0f}s")
                 s = SKIP.match(line)
-                if s:
-                    skipped.append(s.group(1))
+                with lock:
+                    if m:
+                        bar.update(1)
+                        bar.set_postfix_str(f"{m.group(3)} {float(m.group(4)):.0f}s")
+                    if s:
+                        skipped.append(s.group(1))
             if proc.wait() != 0:
-                sys.stderr.write("".join(tail))
-                print(f"run.py: Blender failed on images {start}..{start + n - 1}",
-                      file=sys.stderr)
-                return 1
+                return "".join(tail) + f"run.py: Blender failed on images {start}..{start + n - 1}"
+            return None
+
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for failure in pool.map(batch, runs):
+                if failure:
+                    print(failure, file=sys.stderr)
+                    return 1
     for s in skipped:
         log.info("skipped %s", s)
     done = len(list(args.out.glob(f"throw_{args.seed}_*.json")))

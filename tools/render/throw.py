@@ -1,6 +1,8 @@
 """Render physically simulated throws of dice with their ground truth (run inside Blender).
 
-    blender -b --python tools/render/throw.py -- --out DIR --n N --seed S [--start K]
+    blender -b -t 1 --python tools/render/throw.py -- --out DIR --n N --seed S [--start K]
+
+Run Blender with one thread (``-t 1``): with more, the rigid-body results vary from run to run.
 
 For each image index i in [start, start + n) it builds a scene from the image's own seed
 (``dice.image_seed(seed, i)``), throws 1 to 6 dice with Blender's rigid-body physics (Bullet) until
