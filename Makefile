@@ -6,12 +6,13 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench lint clean help render
+.PHONY: run test bench lint clean help eval live-clip render
 
 help:
 	@echo "make run    create .venv, install, start the web app"
 	@echo "make test   create .venv with test extras (and Chromium), run the whole suite"
 	@echo "make bench  print speed figures"
+	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...)"
 	@echo "make render [N=200 SEED=0 OUT=renders MIX=cocked=0.3,...]  render throws with Blender"
 
 $(BIN)/python:
@@ -42,6 +43,17 @@ bench: $(VENV)/.installed-test
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check scorer vision server cli tools tests
+
+# A test clip for the live camera (two throws, a hand sweeping in each) from labelled photos:
+# try `zilch watch --video build/live/two_throws.avi`, or feed the .y4m to a browser's fake camera.
+live-clip: $(VENV)/.installed-run
+	mkdir -p build/live
+	$(BIN)/python tools/live_clips.py build/live/two_throws.avi --sample 2
+	$(BIN)/python tools/live_clips.py build/live/two_throws.y4m --sample 2 --size 640x360 --fps 15 --still 3
+
+# Accuracy of vision.read per photo folder of ../shared/data (or $$ZILCH_DATA); plot in out/eval/.
+eval: $(VENV)/.installed-test
+	$(BIN)/python tools/eval.py $(EVAL_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,8 +1,15 @@
 """Reading dice from photos: pure functions over numpy arrays.
 
-The shared values live in :mod:`vision.reading`.
+``read(image) -> Reading`` runs the pipeline (:mod:`vision.pipeline`); ``load_image`` and
+``decode_image`` turn files and uploads into images, refusing unreadable ones. The shared values
+live in :mod:`vision.reading`.
 """
 
+from vision.imageio import MAX_PIXELS, decode_image, load_image
+from vision.pipeline import read
 from vision.reading import COCKED, FLAGS, OFF_TABLE, UNCERTAIN, Die, Reading, UnreadableImage
 
-__all__ = ["COCKED", "FLAGS", "OFF_TABLE", "UNCERTAIN", "Die", "Reading", "UnreadableImage"]
+__all__ = [
+    "COCKED", "FLAGS", "MAX_PIXELS", "OFF_TABLE", "UNCERTAIN", "Die", "Reading", "UnreadableImage",
+    "decode_image", "load_image", "read",
+]

@@ -14,23 +14,10 @@ from scorer.game import apply, new_game
 from scorer.rules import get_rules
 from scorer.sheet import sheet
 from scorer.starter import roll_until_zilch_starter, starter_turn_points
+from tests.scorer.game_helpers import events_of as turn_events
 
 CLASSIC = get_rules("classic-1990")
 KEELING = get_rules("keeling")
-
-
-def turn_events(plays):
-    """(roll, keep) pairs; keep None = the roll zilches; a trailing "bank" banks."""
-    events = []
-    for play in plays:
-        if play == "bank":
-            events.append({"bank": True})
-            continue
-        roll, keep = play
-        events.append({"roll": [int(c) for c in roll]})
-        if keep is not None:
-            events.append({"keep": [int(c) for c in keep]})
-    return events
 
 
 # (player, plays, printed points on the document's scale)

@@ -1,0 +1,214 @@
+"""Scoring readings against labels (``vision.evaluate``) and the ``tools/eval.py`` run, with fake
+readings: the real reader is measured by ``make eval``, not here."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.datasets import Box, LabelledDie, Sample
+from vision.evaluate import aggregate, by_size, match, score
+from vision.reading import COCKED, UNCERTAIN, Die, Reading
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def die(value, x, y, size=20, flags=()):
+    return Die(value, 0.9, (x, y, size, size), (x + size / 2, y + size / 2), tuple(flags))
+
+
+def boxed(*dice, others=(), ignored=(), complete=True, rethrow=False):
+    return Sample(
+        image=Path("x.jpg"),
+        folder="f",
+        licence=None,
+        dice=tuple(LabelledDie(v, Box(x, y, 20, 20)) for v, x, y in dice),
+        others=tuple(Box(x, y, 20, 20) for x, y in others),
+        ignored=tuple(Box(x, y, 20, 20) for x, y in ignored),
+        complete=complete,
+        box_covers="whole_die",
+        rethrow=rethrow,
+    )
+
+
+def reading(*dice):
+    return Reading(400, 300, tuple(dice), ms=12.0)
+
+
+def test_match_is_one_to_one_and_within_half_a_die():
+    a = [Box(0, 0, 20, 20), Box(30, 0, 20, 20)]
+    b = [Box(28, 2, 20, 20), Box(3, 1, 20, 20), Box(200, 200, 20, 20)]
+    assert sorted(match(a, b)) == [(0, 1), (1, 0)]
+    assert match([Box(0, 0, 20, 20)], [Box(11, 0, 20, 20)]) == []  # 11 px > half of 20
+
+
+def test_all_right():
+    s = boxed((5, 0, 0), (2, 100, 0))
+    sc = score(s, reading(die(2, 101, 1), die(5, 1, 0)))
+    assert (sc.right, sc.wrong, sc.phantom, sc.flagged, sc.found) == (2, 0, 0, 0, 2)
+    assert sc.throw_right is True
+
+
+def test_wrong_value_is_a_silent_error_and_spoils_the_throw():
+    sc = score(boxed((5, 0, 0), (2, 100, 0)), reading(die(5, 0, 0), die(3, 100, 0)))
+    assert (sc.right, sc.wrong, sc.silent) == (1, 1, 1)
+    assert sc.throw_right is False
+
+
+def test_flagged_die_is_not_silent_but_spoils_the_throw():
+    sc = score(
+        boxed((5, 0, 0), (2, 100, 0)), reading(die(5, 0, 0), die(3, 100, 0, flags=[UNCERTAIN]))
+    )
+    assert (sc.right, sc.flagged, sc.silent, sc.accepted) == (1, 1, 0, 1)
+    assert sc.throw_right is False
+
+
+def test_phantoms_on_clutter_other_dice_and_ignored_boxes():
+    s = boxed((5, 0, 0), others=[(200, 0)], ignored=[(300, 0)])
+    r = reading(die(5, 0, 0), die(4, 200, 0), die(6, 300, 0), die(1, 100, 100))
+    sc = score(s, r)
+    assert (sc.right, sc.phantom, sc.on_others, sc.accepted) == (1, 2, 1, 3)
+    assert sc.throw_right is False
+    # a flagged read of a polyhedral die is what the issue asks for: no error
+    ok = score(s, reading(die(5, 0, 0), die(4, 200, 0, flags=[UNCERTAIN])))
+    assert (ok.phantom, ok.silent) == (0, 0)
+
+
+def test_missed_die():
+    sc = score(boxed((5, 0, 0), (2, 100, 0)), reading(die(5, 0, 0)))
+    assert (sc.found, sc.right, sc.silent) == (1, 1, 0)
+    assert sc.throw_right is False
+    assert sorted(d.outcome for d in sc.dice) == ["missed", "right"]
+
+
+def test_incomplete_label_scores_no_throw():
+    sc = score(boxed((5, 0, 0), complete=False), reading(die(5, 0, 0)))
+    assert sc.throw_right is None and sc.right == 1
+
+
+def test_cocked_label_wants_a_rethrow():
+    s = boxed((5, 0, 0), (2, 100, 0), rethrow=True)
+    assert score(s, reading(die(5, 0, 0), die(2, 100, 0))).throw_right is False
+    assert score(s, reading(die(5, 0, 0), die(2, 100, 0, flags=[COCKED]))).throw_right is True
+
+
+def values_sample(*values, rethrow=False):
+    return Sample(
+        image=Path("k.jpg"),
+        folder="k",
+        licence="MIT",
+        dice=tuple(LabelledDie(v) for v in values),
+        rethrow=rethrow,
+    )
+
+
+def test_values_only_multiset():
+    s = values_sample(2, 5, 5, 5, 5, 2)
+    exact = score(s, reading(*(die(v, 30 * i, 0) for i, v in enumerate([5, 2, 5, 5, 2, 5]))))
+    assert (exact.right, exact.silent, exact.throw_right, exact.found) == (6, 0, True, None)
+    one_off = score(s, reading(*(die(v, 30 * i, 0) for i, v in enumerate([5, 2, 5, 5, 3, 5]))))
+    assert (one_off.right, one_off.wrong, one_off.phantom) == (5, 1, 0)
+    extra = score(s, reading(*(die(v, 30 * i, 0) for i, v in enumerate([5, 2, 5, 5, 2, 5, 4]))))
+    assert (extra.right, extra.wrong, extra.phantom, extra.throw_right) == (6, 0, 1, False)
+    unsure = score(s, reading(*(die(v, 30 * i, 0, flags=[UNCERTAIN] * (i == 0)) for i, v in
+                                enumerate([5, 2, 5, 5, 2, 5]))))  # fmt: skip
+    assert (unsure.right, unsure.flagged, unsure.silent, unsure.throw_right) == (5, 1, 0, False)
+
+
+def test_unsure_rethrow_label_accepts_either_reading():
+    s = values_sample(1, 6, rethrow=None)
+    assert score(s, reading(die(1, 0, 0), die(6, 50, 0))).throw_right is True
+    assert score(s, reading(die(1, 0, 0), die(6, 50, 0, flags=[COCKED]))).throw_right is True
+
+
+def test_aggregate_rates_and_size_bins():
+    s = boxed((5, 0, 0), (2, 100, 0))
+    a = score(s, reading(die(5, 0, 0), die(2, 100, 0)))
+    b = score(s, reading(die(5, 0, 0), die(3, 100, 0), die(1, 200, 200)))
+    row = aggregate("f", False, [a, b])
+    assert row.dice == 4 and row.recall == pytest.approx(3 / 4)
+    assert row.precision == pytest.approx(3 / 5)
+    assert row.silent == pytest.approx(2 / 4) and (row.wrong, row.phantom) == (1, 1)
+    assert row.throws_right == pytest.approx(1 / 2) and row.median_ms == 12.0
+    [bin20] = [x for x in by_size([a, b]) if x["lo"] == 20]
+    assert bin20["dice"] == 4 and bin20["right"] == pytest.approx(3 / 4)
+
+
+# --- tools/eval.py end to end on a synthetic folder with a fake reader ---------------------------
+
+
+def fake_read(img: np.ndarray) -> Reading:
+    """Reads the one die of the synthetic photo right, and a phantom."""
+    return Reading(img.shape[1], img.shape[0], (die(3, 288, 288, 64), die(6, 0, 0, 30)), ms=5.0)
+
+
+def _load_eval():
+    spec = importlib.util.spec_from_file_location("zilch_eval", REPO / "tools" / "eval.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_eval_script_end_to_end(tmp_path, monkeypatch, capsys):
+    base = tmp_path / "data" / "nell-byler" / "test"
+    (base / "images").mkdir(parents=True)
+    (base / "labels_yolo").mkdir()
+    cv2.imwrite(str(base / "images" / "a.jpg"), np.zeros((640, 640, 3), np.uint8))
+    (base / "labels_yolo" / "a.txt").write_text("2 0.5 0.5 0.1 0.1\n")
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    ev = _load_eval()
+    out = tmp_path / "out"
+    args = ["--data", str(tmp_path / "data"), "--out", str(out), "--reader"]
+    assert ev.main([*args, "test_evaluate:fake_read", "--train-folders", "none"]) == 0
+    text = capsys.readouterr().out
+    assert "held out" in text and "training figures" not in text
+    assert "most silent errors" in text and "nell-byler/test/a.jpg" in text  # the phantom
+    res = json.loads((out / "results.json").read_text())
+    [row] = res["rows"]
+    assert (row["folder"], row["dice"], row["recall"], row["phantom"]) == ("nell-byler", 1, 1.0, 1)
+    assert row["precision"] == 0.5 and row["throws_right"] == 0.0
+    assert cv2.imread(str(out / "accuracy.png")) is not None
+    assert "nell-byler/test/a.jpg" in (out / "images.csv").read_text()
+    # by default every licensed folder counts as training
+    assert ev.main([*args, "test_evaluate:fake_read"]) == 0
+    assert "training figures" in capsys.readouterr().out
+    assert ev.main([*args, "no_such_module:read"]) == 2
+    assert ev.main([*args, "test_evaluate:fake_read", "--folders", "nope"]) == 2
+    sys.modules.pop("zilch_eval", None)
+
+
+def test_false_flags_are_flags_where_there_is_no_die():
+    s = boxed((5, 0, 0), others=[(200, 0)])
+    sc = score(
+        s,
+        reading(
+            die(5, 0, 0), die(4, 200, 0, flags=[UNCERTAIN]), die(None, 100, 100, flags=[UNCERTAIN])
+        ),
+    )
+    assert (sc.flagged, sc.false_flags, sc.silent) == (0, 1, 0)
+    v = values_sample(1, 6)
+    sc = score(
+        v, reading(die(1, 0, 0), *(die(None, 40 * i, 50, flags=[UNCERTAIN]) for i in range(3)))
+    )
+    assert (sc.right, sc.flagged, sc.false_flags) == (1, 1, 2)
+
+
+def test_training_folders_come_from_the_flag_the_model_file_or_the_licence(tmp_path):
+    ev = _load_eval()
+    assert ev.training_folders("nell-byler, matteop65/Train", tmp_path) == (
+        {"nell-byler", "matteop65/Train"},
+        "--train-folders",
+    )
+    assert ev.training_folders("none", tmp_path)[0] == set()
+    assert ev.training_folders(None, tmp_path)[0] == {"nell-byler", "matteop65", "kamilpiechowiak"}
+    (tmp_path / "dice.json").write_text(json.dumps({"train_folders": ["matteop65"]}))
+    assert ev.training_folders(None, tmp_path) == ({"matteop65"}, "models/dice.json")
+    s = Sample(image=Path("a.jpg"), folder="matteop65", licence="MIT", dice=(), subset="Valid")
+    assert ev.is_training(s, {"matteop65"}) and not ev.is_training(s, {"matteop65/Train"})
+    sys.modules.pop("zilch_eval", None)

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""Rebuild ``models/`` from redistributable photos: ``make train``.
+
+The pipeline's candidate stage (pips, grouping, canonical layouts) runs on every labelled photo
+of the licensed folders that have boxes (nell-byler, matteop65); each face candidate is matched
+to the labelled dice. Two small tree ensembles learn from the face features: p(it is a pip die) and
+p(the value read is right). Their outputs are calibrated (isotonic) on photos held out from the
+tree ensembles' fit, and the acceptance threshold is chosen on those held-out photos too. No photo of
+an unlicensed folder is ever read here.
+
+    python tools/train.py                      # fit on the training subsets, write models/
+    python tools/train.py --holdout matteop65  # leave a whole folder out; print its figures
+
+Calibration: the photos are split into folds (whole photos); each fold's candidates are scored
+by tree ensembles fitted on the other folds. The isotonic calibration and the acceptance threshold are
+fitted on those out-of-fold scores, so no photo calibrates a model that saw it. The shipped
+tree ensembles are then fitted on all the photos. The photos copied into ``sample_images/`` (the test
+fixtures) are left out of training altogether. Folders never seen in training (kamilpiechowiak,
+and the unlicensed development folders) are measured with ``make eval``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import logging
+import os
+import platform
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+from sklearn.isotonic import IsotonicRegression  # noqa: E402
+from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+from vision import datasets as D  # noqa: E402
+from vision.evaluate import match  # noqa: E402
+from vision.faces import FEATURE_NAMES, PATCH  # noqa: E402
+from vision.model import MODELS_DIR, Head, export_trees, feature_matrix, save_model  # noqa: E402
+from vision.pipeline import candidates  # noqa: E402
+
+log = logging.getLogger("train")
+
+#: Folders with boxes and a licence that allows training (kamilpiechowiak has no boxes).
+TRAIN_FOLDERS = ("nell-byler", "matteop65")
+#: The acceptance threshold is the lowest calibrated p(value right) at which the accepted wrong
+#: values (out of fold) stay at most this fraction of the labelled dice: half of the issue's 0.2%
+#: budget, leaving the other half for cameras and tables never seen.
+SILENT_ERROR_BUDGET = 0.001
+#: A group is reported as a die (flagged or not) when p(die) reaches this.
+DIE_THRESHOLD = 0.5
+#: Trees per ensemble and leaves per tree: small, so that the model file stays a few hundred kB
+#: and scoring a photo's candidates takes about a millisecond.
+TREES = 150
+LEAVES = 15
+SEED = 0
+#: Training targets match a candidate to a labelled die a little more leniently than the eval
+#: (whole-die boxes include the die's sides and shadow, so a top face sits off their centre).
+TRAIN_MATCH_DISTANCE = 0.7
+N_SCALAR = len(FEATURE_NAMES)
+N_FEATURES = N_SCALAR + PATCH * PATCH
+
+
+def augment(X: np.ndarray, *ys: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The 4 rotations of each face patch: a face's value does not change when it is turned, and
+    the fitted frame's orientation is arbitrary within the layout's symmetry."""
+    patches = X[:, N_SCALAR:].reshape(-1, PATCH, PATCH)
+    out = [np.hstack([X[:, :N_SCALAR], np.rot90(patches, k, axes=(1, 2)).reshape(len(X), -1)])
+           for k in range(4)]
+    return (np.vstack(out),) + tuple(np.concatenate([y] * len(out)) for y in ys)
+
+
+def collect(samples: list[D.Sample], desc: str) -> dict[str, np.ndarray]:
+    """Face candidates of every photo, with features and match targets."""
+    X, value, is_die, right, group, size, label = [], [], [], [], [], [], []
+    n_dice = 0
+    for k, s in enumerate(tqdm(samples, desc=desc, unit="photo", file=sys.stderr)):
+        img = cv2.imread(str(s.image), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        faces, scale, _, _ = candidates(img)
+        n_dice += len(s.dice)
+        boxes = []
+        for f in faces:
+            x, y, w, h = f.box()
+            boxes.append(D.Box(x / scale, y / scale, w / scale, h / scale))
+        labelled = [d.box for d in s.dice]
+        pairs = dict(match(boxes, labelled, limit=TRAIN_MATCH_DISTANCE))
+        feats = feature_matrix([f.features for f in faces])
+        for i, f in enumerate(faces):
+            X.append(feats[i])
+            value.append(f.value or 0)
+            j = pairs.get(i)
+            is_die.append(j is not None)
+            right.append(j is not None and f.value == s.dice[j].value)
+            group.append(k)
+            size.append(boxes[i].size)
+            label.append(s.dice[j].value if j is not None else 0)
+    return {
+        "X": np.array(X, np.float64).reshape(-1, N_FEATURES),
+        "value": np.array(value, np.int32),
+        "is_die": np.array(is_die, bool),
+        "right": np.array(right, bool),
+        "group": np.array(group, np.int32),
+        "label": np.array(label, np.int32),
+        "size": np.array(size, np.float32),
+        "n_dice": np.array(n_dice),
+        "n_photos": np.array(len(samples)),
+    }
+
+
+def cached(samples: list[D.Sample], desc: str, cache: Path | None) -> dict[str, np.ndarray]:
+    """:func:`collect`, remembered in ``cache`` (keyed by the photos and the pipeline's code)."""
+    if cache is None:
+        return collect(samples, desc)
+    import hashlib
+
+    h = hashlib.sha1()
+    for f in sorted((REPO / "vision").glob("*.py")):
+        h.update(f.read_bytes())
+    for s in samples:
+        h.update(str(s.image).encode())
+    path = cache / f"candidates-{h.hexdigest()[:16]}.npz"
+    if path.exists():
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    d = collect(samples, desc)
+    cache.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **d)
+    return d
+
+
+def fit_net(X: np.ndarray, y: np.ndarray, seed: int = SEED):
+    """A gradient-boosted tree ensemble on the features (patches turned 4 ways)."""
+    X, y = augment(X, y)
+    clf = HistGradientBoostingClassifier(max_iter=TREES, max_leaf_nodes=LEAVES,
+                                         learning_rate=0.1, l2_regularization=1.0,
+                                         random_state=seed)
+    return clf.fit(X, y.astype(int))
+
+
+def _raw(clf, X: np.ndarray) -> np.ndarray:
+    return clf.predict_proba(X)[:, 1]
+
+
+def calibrate(clf, raw: np.ndarray, y: np.ndarray) -> dict:
+    iso = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0).fit(raw, y.astype(float))
+    return dict(export_trees(clf), iso_x=np.asarray(iso.X_thresholds_, np.float64),
+                iso_y=np.asarray(iso.y_thresholds_, np.float64))
+
+
+def prob(head: dict, X: np.ndarray) -> np.ndarray:
+    h = Head(**{k: v for k, v in head.items() if k not in ("baseline", "depth")},
+             baseline=float(head["baseline"]), depth=int(head["depth"]))
+    return h(X)
+
+
+def out_of_fold(d: dict, folds: int) -> tuple[np.ndarray, np.ndarray]:
+    """Raw die and value scores of every candidate from tree ensembles that did not see its photo."""
+    raw_die = np.zeros(len(d["X"]))
+    raw_val = np.zeros(len(d["X"]))
+    photos = np.unique(d["group"])
+    rng = np.random.default_rng(SEED)
+    fold_of = dict(zip(rng.permutation(photos).tolist(), (np.arange(len(photos)) % folds).tolist(),
+                       strict=True))
+    fold = np.array([fold_of[g] for g in d["group"].tolist()])
+    valued = d["value"] > 0
+    for k in tqdm(range(folds), desc="cross-validation", unit="fold", file=sys.stderr):
+        tr, te = fold != k, fold == k
+        die = fit_net(d["X"][tr], d["is_die"][tr])
+        raw_die[te] = _raw(die, d["X"][te])
+        val = fit_net(d["X"][tr & valued], d["right"][tr & valued])
+        raw_val[te] = _raw(val, d["X"][te])
+    return raw_die, raw_val
+
+
+def choose_accept(p_die, p_val, d: dict, budget: float) -> float:
+    """Lowest threshold keeping accepted wrong values within ``budget`` of the labelled dice."""
+    reported = (p_die >= DIE_THRESHOLD) & (d["value"] > 0)
+    wrong = reported & ~d["right"]
+    n = max(int(d["n_dice"]), 1)
+    for t in np.round(np.arange(0.50, 0.9995, 0.005), 4):
+        if (wrong & (p_val >= t)).sum() <= budget * n:
+            return float(t)
+    return 0.999
+
+
+def figures(p_die, p_val, d: dict, accept: float, mask: np.ndarray | None = None,
+            n_dice: int | None = None) -> dict:
+    """Per-die figures of a set of candidates (``mask`` selects one folder's)."""
+    if mask is None:
+        mask = np.ones(len(p_die), bool)
+    reported = (p_die >= DIE_THRESHOLD) & mask
+    accepted = reported & (d["value"] > 0) & (p_val >= accept)
+    n = max(int(n_dice if n_dice is not None else d["n_dice"]), 1)
+    right = int((accepted & d["right"]).sum())
+    wrong = int((accepted & ~d["right"]).sum())
+    return {
+        "dice": n,
+        "accepted_right": right,
+        "accepted_right_rate": round(right / n, 4),
+        "silent_errors": wrong,
+        "silent_error_rate": round(wrong / n, 4),
+        "flagged": int((reported & ~accepted).sum()),
+    }
+
+
+def sample_sources(folder: Path = REPO / "sample_images") -> set[str]:
+    """``folder/file`` of every photo copied into sample_images (kept out of training)."""
+    out = set()
+    for p in folder.glob("*.json"):
+        src = json.loads(p.read_text()).get("source") or {}
+        if src.get("folder") and src.get("file"):
+            out.add(f"{src['folder']}/{src['file']}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--holdout", choices=TRAIN_FOLDERS, help="leave a whole folder out")
+    ap.add_argument("--out", type=Path, default=None, help="model file (default models/dice.npz)")
+    ap.add_argument("--limit", type=int, default=0, help="at most N photos per folder (quick runs)")
+    ap.add_argument("--folds", type=int, default=5, help="cross-validation folds (whole photos)")
+    ap.add_argument("--cache", type=Path, default=REPO / "out" / "train-cache",
+                    help="where candidate features are cached between runs")
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    cv2.setNumThreads(1)
+
+    root = D.data_root()
+    fixtures = sample_sources()
+    train, test = [], []
+    for name in TRAIN_FOLDERS:
+        folder = D.FOLDERS[name]
+        assert folder.redistributable, name  # never train on an unlicensed folder
+        got = [s for s in folder.load()
+               if f"{name}/{s.image.relative_to(root / name).as_posix()}" not in fixtures]
+        got = got[: args.limit] if args.limit else got
+        (test if name == args.holdout else train).extend(got)
+    d = cached(train, "training photos", args.cache)
+    folder_of = np.array([train[g].folder for g in d["group"].tolist()])
+    raw_die, raw_val = out_of_fold(d, args.folds)
+    valued = d["value"] > 0
+    heads = {
+        "die": calibrate(fit_net(d["X"], d["is_die"]), raw_die, d["is_die"]),
+        "value": calibrate(fit_net(d["X"][valued], d["right"][valued]), raw_val[valued],
+                           d["right"][valued]),
+    }
+    oof_die = np.interp(raw_die, heads["die"]["iso_x"], heads["die"]["iso_y"])
+    oof_val = np.interp(raw_val, heads["value"]["iso_x"], heads["value"]["iso_y"])
+    accept = choose_accept(oof_die, oof_val, d, SILENT_ERROR_BUDGET)
+    if args.cache is not None:  # for looking into the errors
+        np.savez_compressed(args.cache / "out-of-fold.npz", p_die=oof_die, p_val=oof_val,
+                            raw_die=raw_die, raw_val=raw_val, folder=folder_of,
+                            photo=np.array([str(train[g].image) for g in d["group"].tolist()]))
+    report = {}
+    for name in sorted(set(folder_of.tolist())):
+        n = sum(len(s.dice) for s in train if s.folder == name)
+        report[f"{name} (cross-validated)"] = figures(oof_die, oof_val, d, accept,
+                                                      folder_of == name, n)
+    if test:
+        dt = cached(test, f"held-out {args.holdout}", args.cache)
+        report[f"{args.holdout} (held out)"] = figures(
+            prob(heads["die"], dt["X"]), prob(heads["value"], dt["X"]), dt, accept
+        )
+    meta = {
+        "version": datetime.date.today().isoformat() + ("-holdout-" + args.holdout
+                                                        if args.holdout else ""),
+        "trained": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "command": "python tools/train.py" + (f" --holdout {args.holdout}" if args.holdout else ""),
+        "train_folders": sorted({s.folder for s in train}),
+        "train_photos": len(train),
+        "train_dice": int(d["n_dice"]),
+        "left_out": "the photos copied into sample_images/ (test fixtures)",
+        "trees": TREES,
+        "leaves": LEAVES,
+        "folds": args.folds,
+        "silent_error_budget": SILENT_ERROR_BUDGET,
+        "figures": report,
+        "machine": f"{platform.platform()} cpus={os.cpu_count()}",
+    }
+    out = args.out or (MODELS_DIR / "dice.npz" if not args.holdout else None)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        save_model(out, heads, accept, DIE_THRESHOLD, meta)
+        card = out.with_suffix(".json")
+        card.write_text(json.dumps(meta, indent=2) + "\n")
+        log.info("wrote %s and %s", out, card)
+    print(f"accept a value at calibrated p >= {accept}")
+    for k, v in report.items():
+        print(f"{k:36s} {json.dumps(v)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

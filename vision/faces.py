@@ -1,0 +1,480 @@
+"""Step 2: group pips into dice and read each face against the canonical pip layouts.
+
+Face coordinates: a flat die's top face spans [-1, 1] x [-1, 1]; its pips sit on a 3 x 3 grid at
+``-PIP_OFFSET, 0, +PIP_OFFSET``. Each face value occupies a fixed subset of that grid, so a group
+of pips is read by fitting an affine map (which absorbs rotation, scale and the foreshortening of
+an oblique view) from the canonical layout of its count to the pips, then checking the grid
+positions that must be empty. A face whose layout no die has (seven pips, four in a row, a
+missing middle pip) is not read.
+
+All distances are in units of the pips' own radius or of the fitted face size: the die size is
+measured, never assumed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.pips import Pips
+
+#: Pip centre offset from the face centre, as a fraction of the half-side (16 mm die: 4.5 / 8).
+PIP_OFFSET = 0.55
+#: Largest centre distance of two pips of one face, in pip radii: the corners of a two on a
+#: die with small pips (pip radius 0.15 of the half-side) are 2 * 0.55 * sqrt(2) / 0.15 = 10.4
+#: radii apart; a little more for ellipse radii underestimated at an angle.
+MAX_LINK = 18.0
+#: Smallest centre distance of two pips, in radii: pips do not touch (six: 3 radii apart).
+MIN_LINK = 2.0
+#: Pips of one face have similar sizes: the larger radius at most this times the smaller. The
+#: foreshortened pips of a side face seen at 45 degrees are about 1.6 times smaller.
+MAX_RADIUS_RATIO = 1.45
+#: ... and similar contrast: a side face is shaded, so its pips stand out less than the top's.
+MAX_CONTRAST_RATIO = 1.6
+#: The faces around two pips of one die have one colour: the ring colours differ by at most this
+#: (BGR distance), plus half the pips' contrast (glare and shading change a face's brightness).
+MAX_FACE_COLOUR_DIFF = 20.0
+#: ... plus this fraction of their contrast.
+FACE_COLOUR_CONTRAST_SHARE = 0.2
+#: Link thresholds tried, largest first, when a group of pips is not one valid face (two dice
+#: touching): the group is split by linking only closer pips.
+SPLIT_LINKS = (18.0, 12.0, 8.5, 6.0, 4.2)
+#: The largest residual of the affine fit to a canonical layout, as a fraction of the spread of
+#: the pips, for a layout to count as fitting at all (a further margin goes to the confidence).
+MAX_LAYOUT_RESIDUAL = 0.25
+#: Foreshortening: the fitted face's short axis over its long axis. 50 degrees oblique gives 0.64;
+#: below 0.3 the "face" is a side face or a row of unrelated blobs.
+MIN_FACE_ASPECT = 0.3
+#: Pip radius over face half-side: real dice range from about 0.1 (small pips) to 0.35 (a big 1).
+PIP_TO_FACE = (0.07, 0.45)
+#: Two faces closer than this many half-sides of the larger (stronger) one belong to one die: a
+#: flat die's side faces are centred 1.2-2 half-sides from its top face's centre in oblique views.
+OVERLAP = 1.4
+#: Half-side of a face read from a single pip, in pip radii, when no other die gives the ratio.
+ONE_PIP_HALF_SIDE = 3.2
+
+GRID = np.array([(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)], np.float32) * PIP_OFFSET
+# Index of grid cells: 0 1 2 / 3 4 5 / 6 7 8 ; 4 is the centre.
+_LAYOUTS: dict[int, tuple[int, ...]] = {
+    1: (4,),
+    2: (0, 8),
+    3: (0, 4, 8),
+    4: (0, 2, 6, 8),
+    5: (0, 2, 4, 6, 8),
+    6: (0, 3, 6, 2, 5, 8),
+}
+
+
+@dataclass(frozen=True)
+class FaceCandidate:
+    """A group of pips read as one die's top face."""
+
+    pips: np.ndarray  # indices into the Pips
+    value: int | None  # None when the pips fit no canonical layout
+    center: tuple[float, float]
+    frame: np.ndarray  # 2x2: face coordinates -> image offset from the centre
+    half_side: float  # sqrt(|det frame|): the measured die size / 2 in px
+    residual: float  # affine-fit residual / spread (0 = perfect)
+    features: dict  # filled by describe()
+    n_read: int | None = None  # the pip count whose layout was fitted
+
+    def corners(self) -> np.ndarray:
+        sq = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float32)
+        return sq @ self.frame.T + np.asarray(self.center, np.float32)
+
+    def box(self) -> tuple[int, int, int, int]:
+        c = self.corners()
+        x0, y0 = c.min(axis=0)
+        x1, y1 = c.max(axis=0)
+        return int(round(x0)), int(round(y0)), int(round(x1 - x0)), int(round(y1 - y0))
+
+
+# ---------------------------------------------------------------------------------------------
+# grouping
+
+
+def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
+    """Boolean (n, n) matrix: pips that may belong to one face.
+
+    Two pips link when they have one polarity, similar sizes, a plausible distance, similar face
+    colours around them, and the straight path between them stays on face or pip colour (it does
+    not cross a die edge, a gap or the table).
+    """
+    n = len(pips)
+    if n < 2:
+        return np.zeros((n, n), bool)
+    xy, r = pips.xy, pips.radius
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    rm = (r[:, None] + r[None, :]) / 2
+    ratio = np.maximum(r[:, None], r[None, :]) / np.minimum(r[:, None], r[None, :])
+    same = pips.polarity[:, None] == pips.polarity[None, :]
+    cdiff = np.linalg.norm(pips.ring[:, None, :] - pips.ring[None, :, :], axis=2)
+    cm = (pips.contrast[:, None] + pips.contrast[None, :]) / 2
+    con = np.maximum(pips.contrast, 1.0)
+    cratio = np.maximum(con[:, None], con[None, :]) / np.minimum(con[:, None], con[None, :])
+    ok = (
+        same
+        & (ratio <= MAX_RADIUS_RATIO)
+        & (cratio <= MAX_CONTRAST_RATIO)
+        & (d <= MAX_LINK * rm)
+        & (d >= MIN_LINK * rm)
+        & (cdiff <= MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm)
+    )
+    np.fill_diagonal(ok, False)
+    ii, jj = np.nonzero(np.triu(ok))
+    if len(ii) == 0:
+        return ok
+    ok[:] = False
+    good = _path_on_face(image, gray, pips, ii, jj)
+    ok[ii[good], jj[good]] = True
+    ok[jj[good], ii[good]] = True
+    return ok
+
+
+def _path_on_face(image, gray, pips: Pips, ii, jj) -> np.ndarray:
+    """For each pair, whether the segment between the pips stays on the face."""
+    h, w = gray.shape
+    t = np.linspace(0.0, 1.0, 15)[None, :]
+    p0, p1 = pips.xy[ii], pips.xy[jj]
+    x = p0[:, 0:1] + (p1[:, 0:1] - p0[:, 0:1]) * t
+    y = p0[:, 1:2] + (p1[:, 1:2] - p0[:, 1:2]) * t
+    xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
+    g = gray[yi, xi].astype(np.float32)
+    col = image[yi, xi].astype(np.float32)
+    dist = np.hypot(p1[:, 0] - p0[:, 0], p1[:, 1] - p0[:, 1])[:, None] * t
+    dist_end = dist[:, -1:] - dist
+    # Skip the pips themselves (1.3 radii around each end).
+    inside = (dist > 1.3 * pips.radius[ii][:, None]) & (dist_end > 1.3 * pips.radius[jj][:, None])
+    face = (pips.ring[ii] + pips.ring[jj]) / 2
+    face_g = face @ np.array([0.114, 0.587, 0.299], np.float32)
+    pol = pips.polarity[ii].astype(np.float32)
+    c = (pips.contrast[ii] + pips.contrast[jj]) / 2
+    s = (g - face_g[:, None]) * pol[:, None]  # > 0 towards the pip colour
+    pip_like = s > 0.5 * c[:, None]
+    cd = np.linalg.norm(col - face[:, None, :], axis=2)
+    off = (~pip_like) & ((s < -0.45 * c[:, None]) | (cd > 0.55 * c[:, None] + 25))
+    bad = (off & inside).sum(axis=1)
+    return bad <= 1
+
+
+def _components(adj: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
+    sub = adj[np.ix_(members, members)]
+    n = len(members)
+    seen = np.zeros(n, bool)
+    out = []
+    for s in range(n):
+        if seen[s]:
+            continue
+        stack = [s]
+        seen[s] = True
+        comp = []
+        while stack:
+            k = stack.pop()
+            comp.append(k)
+            for m in np.flatnonzero(sub[k] & ~seen):
+                seen[m] = True
+                stack.append(m)
+        out.append(members[np.array(comp)])
+    return out
+
+
+def group_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> list[FaceCandidate]:
+    """Group pips into faces and read each; groups that fit no layout are split further."""
+    adj = link_pips(image, gray, pips)
+    n = len(pips)
+    if n == 0:
+        return []
+    d = np.hypot(pips.xy[:, None, 0] - pips.xy[None, :, 0], pips.xy[:, None, 1] - pips.xy[None, :, 1])
+    rm = (pips.radius[:, None] + pips.radius[None, :]) / 2
+    out: list[FaceCandidate] = []
+    todo = [(np.arange(n), 0)]
+    while todo:
+        members, level = todo.pop()
+        link = SPLIT_LINKS[level]
+        a = adj & (d <= link * rm)
+        for comp in _components(a, members):
+            face = read_face(image, gray, pips, comp)
+            if face.value is not None or level + 1 >= len(SPLIT_LINKS) or len(comp) == 1:
+                out.append(face)
+            else:
+                todo.append((comp, level + 1))
+    return out
+
+
+def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandidate]:
+    """Dice do not overlap: of two faces closer than :data:`OVERLAP` half-sides, keep the better.
+
+    Better means: a face that fits a layout, then more pips, then stronger pips. This removes the
+    pips of side faces (seen at an angle) that would otherwise read as extra dice showing 1.
+    """
+    if len(faces) < 2:
+        return faces
+    keys = [(f.value is not None, len(f.pips),
+             float(np.sum(pips.contrast[f.pips] * pips.radius[f.pips]))) for f in faces]
+    order = sorted(range(len(faces)), key=lambda i: keys[i], reverse=True)
+    c = np.array([faces[i].center for i in order])
+    hs = np.array([max(faces[i].half_side, 1.0) for i in order])
+    npips = np.array([len(faces[i].pips) for i in order])
+    d = np.hypot(c[:, None, 0] - c[None, :, 0], c[:, None, 1] - c[None, :, 1])
+    # clash[k, j]: face j (later) lies within face k's reach and has no more pips
+    clash = (d < OVERLAP * hs[:, None]) & (npips[None, :] <= npips[:, None])
+    alive = np.ones(len(order), bool)
+    for k in range(len(order)):
+        if alive[k]:
+            row = clash[k].copy()
+            row[: k + 1] = False
+            alive &= ~row
+    return [faces[order[k]] for k in np.flatnonzero(alive)]
+
+
+# ---------------------------------------------------------------------------------------------
+# reading one face
+
+
+def _perm_table(n: int) -> np.ndarray:
+    return np.array(list(itertools.permutations(range(n))), np.int32)
+
+
+_PERMS = {n: _perm_table(n) for n in range(4, 7)}
+
+
+def fit_layout(xy: np.ndarray, value: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """Best affine fit of the canonical layout of ``value`` to points ``xy`` (n = value).
+
+    Returns (residual / spread, 2x2 frame, centre). For 1-3 pips the layout does not fix an
+    affine map; a similarity (square face) along the pips' diagonal is returned.
+    """
+    n = len(xy)
+    c = xy.mean(axis=0)
+    spread = float(np.sqrt(((xy - c) ** 2).sum(axis=1).mean())) + 1e-6
+    if value == 1:
+        return 0.0, np.eye(2, dtype=np.float32), c
+    if value in (2, 3):
+        # endpoints = the farthest pair; the diagonal runs between them
+        dd = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+        i, j = np.unravel_index(np.argmax(dd), dd.shape)
+        mid = (xy[i] + xy[j]) / 2
+        res = 0.0
+        if value == 3:
+            k = [m for m in range(3) if m not in (i, j)][0]
+            res = float(np.hypot(*(xy[k] - mid))) / spread
+        diag = (xy[j] - xy[i]) / 2  # image vector for face (+a, +a)
+        # similarity: the face diagonal (1,1) maps to diag / PIP_OFFSET
+        v = diag / PIP_OFFSET
+        # columns: images of (1,0) and (0,1); (1,0)+(0,1) = v and they are perpendicular
+        rot = np.array([[0.5, 0.5], [-0.5, 0.5]], np.float32)  # rotate -45 deg and scale 1/sqrt2
+        e1 = np.array([v[0] * rot[0, 0] + v[1] * rot[0, 1], v[0] * rot[1, 0] + v[1] * rot[1, 1]])
+        e2 = np.array([-e1[1], e1[0]])
+        frame = np.stack([e1, e2], axis=1).astype(np.float32)
+        return res, frame, mid
+    t = GRID[list(_LAYOUTS[value])]
+    T = np.hstack([t, np.ones((n, 1), np.float32)])
+    hat = T @ np.linalg.pinv(T)
+    perms = _PERMS[n]
+    X = xy[perms]  # (P, n, 2)
+    R = X - np.einsum("ij,pjk->pik", hat, X)
+    err = np.sqrt((R**2).sum(axis=2).mean(axis=1))
+    best = int(np.argmin(err))
+    M = np.linalg.pinv(T) @ X[best]  # (3, 2)
+    frame = M[:2].T.astype(np.float32)
+    centre = M[2]
+    return float(err[best]) / spread, frame, centre
+
+
+def read_face(image: np.ndarray, gray: np.ndarray, pips: Pips, idx: np.ndarray,
+              half_side_hint: float | None = None) -> FaceCandidate:
+    """Read one group of pips: fit its canonical layout, check the empty grid cells."""
+    xy = pips.xy[idx].astype(np.float64)
+    n = len(idx)
+    r = pips.radius[idx]
+    value: int | None = n if 1 <= n <= 6 else None
+    if value is None:
+        c = xy.mean(axis=0)
+        hs = float(np.sqrt(((xy - c) ** 2).sum(axis=1).mean())) * 1.3 + r.mean()
+        frame = np.eye(2, dtype=np.float32) * hs
+        return FaceCandidate(idx, None, (float(c[0]), float(c[1])), frame, hs, 1.0, {},
+                             n_read=n)
+    res, frame, centre = fit_layout(xy, value)
+    if value == 1:
+        hs = half_side_hint if half_side_hint else ONE_PIP_HALF_SIDE * float(r[0])
+        frame = np.eye(2, dtype=np.float32) * hs
+    sv = np.linalg.svd(frame, compute_uv=False)
+    aspect = float(sv[1] / sv[0]) if sv[0] > 0 else 0.0
+    hs = float(np.sqrt(abs(np.linalg.det(frame))))
+    pip_ratio = _med(r) / hs if hs > 0 else 1.0
+    if (
+        res > MAX_LAYOUT_RESIDUAL
+        or aspect < MIN_FACE_ASPECT
+        or not (PIP_TO_FACE[0] <= pip_ratio <= PIP_TO_FACE[1])
+    ):
+        value_ok = None
+    else:
+        value_ok = value
+    return FaceCandidate(idx, value_ok, (float(centre[0]), float(centre[1])), frame, hs, res, {},
+                         n_read=value)
+
+
+def describe(image: np.ndarray, gray: np.ndarray, pips: Pips,
+             faces: list[FaceCandidate]) -> list[FaceCandidate]:
+    """The faces with their features filled in (for the confidence model and the flags)."""
+    out = []
+    # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
+    # small dice taken for pips, or a pattern.
+    sizes = np.array([f.half_side for f in faces if f.n_read and 2 <= f.n_read <= 6])
+    typical = float(np.median(sizes)) if len(sizes) else None
+    for f in faces:
+        v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
+        feats = _features(image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual)
+        feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
+        out.append(replace(f, features=feats))
+    return out
+
+
+def _med(a: np.ndarray) -> float:
+    """Median of a short 1-d array (numpy's median costs more than sorting a few values)."""
+    a = np.sort(a)
+    n = len(a)
+    return float(a[n // 2]) if n % 2 else float(a[n // 2 - 1] + a[n // 2]) / 2
+
+
+def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
+    return img[yi, xi].astype(np.float32)
+
+
+#: Feature names, in the order of the vector the confidence model takes.
+FEATURE_NAMES = (
+    "n_pips", "residual", "aspect", "pip_to_face", "radius_cv", "contrast_min",
+    "contrast_rel", "ring_std_rel", "face_colour_spread", "empty_cells_worst", "empty_cells_mean",
+    "pip_cells_worst", "border_contrast", "face_uniformity", "log_half_side", "polarity",
+    "axis_ratio_mean", "circularity_min", "face_saturation", "extra_pips_inside",
+    "is_1", "is_2", "is_3", "is_4", "is_5", "is_6", "pips_around", "pip_inner_std",
+    "size_vs_others",
+)
+
+
+#: Side (px) of the face patch the confidence model also sees: the face warped to a square by the
+#: fitted frame (so rotation, scale and foreshortening are undone), in units of the pip contrast.
+PATCH = 16
+#: The patch covers the face out to this many half-sides from the centre (a little of the edge).
+PATCH_EXTENT = 1.15
+
+
+def face_patch(gray: np.ndarray, frame: np.ndarray, centre, face_g: float, pol: float,
+               contrast: float, size: int = PATCH) -> np.ndarray:
+    """The face resampled to ``size`` x ``size``: 0 = face colour, 1 = pip colour."""
+    c = (size - 1) / 2
+    s = PATCH_EXTENT / c
+    A = np.asarray(frame, np.float64) * s
+    t = np.asarray(centre, np.float64) - A @ np.array([c, c])
+    M = np.hstack([A, t[:, None]])
+    patch = cv2.warpAffine(gray, M, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REPLICATE)
+    out = (patch.astype(np.float32) - face_g) * pol / max(contrast, 1.0)
+    return np.clip(out, -1.5, 1.5)
+
+
+_ANG8 = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+_DISC = np.concatenate([[[0.0, 0.0]], np.stack([np.cos(_ANG8), np.sin(_ANG8)], 1)])  # (9, 2)
+_ANG16 = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+_RING1 = np.concatenate([rad * np.stack([np.cos(_ANG16), np.sin(_ANG16)], 1)
+                         for rad in (PIP_OFFSET, PIP_OFFSET * np.sqrt(2))])  # (32, 2)
+_SQ = np.linspace(-1, 1, 9)
+_EDGE = np.concatenate([
+    np.stack([_SQ, -np.ones(9)], 1), np.stack([_SQ, np.ones(9)], 1),
+    np.stack([-np.ones(9), _SQ], 1), np.stack([np.ones(9), _SQ], 1),
+])  # (36, 2) points on the face's outline
+_GREY = np.array([0.114, 0.587, 0.299])
+
+
+def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
+    r = pips.radius[idx]
+    con = pips.contrast[idx]
+    pol = float(pips.polarity[idx][0])
+    face = pips.ring[idx].mean(axis=0)
+    face_g = float(face @ _GREY)
+    c_med = _med(con)
+    c_div = c_med + 1e-6
+    rmed = _med(r)
+    frame = np.asarray(frame, np.float64)
+    centre = np.asarray(centre, np.float64)
+    f = dict.fromkeys(FEATURE_NAMES, 0.0)
+    n = len(idx)
+    f["n_pips"] = float(n)
+    if value is not None and 1 <= value <= 6:
+        f[f"is_{value}"] = 1.0
+    f["residual"] = float(res)
+    a, b, c, d = frame.ravel()
+    det = a * d - b * c
+    hs = float(np.sqrt(abs(det))) + 1e-6
+    # singular values of a 2x2 matrix in closed form
+    s1 = a * a + b * b + c * c + d * d
+    disc = np.sqrt(max(s1 * s1 - 4 * det * det, 0.0))
+    smax, smin = np.sqrt((s1 + disc) / 2), np.sqrt(max((s1 - disc) / 2, 0.0))
+    f["aspect"] = float(smin / (smax + 1e-6))
+    f["pip_to_face"] = rmed / hs
+    f["radius_cv"] = float(r.std() / (r.mean() + 1e-6))
+    f["contrast_min"] = float(con.min())
+    f["contrast_rel"] = c_med / (face_g + 20.0 if pol < 0 else 255.0 - face_g + 20.0)
+    f["ring_std_rel"] = _med(pips.ring_std[idx]) / c_div
+    f["face_colour_spread"] = float(np.abs(pips.ring[idx] - face).sum(axis=1).max()) / c_div
+    f["log_half_side"] = float(np.log(hs))
+    f["polarity"] = pol
+    ax = pips.axes[idx]
+    f["axis_ratio_mean"] = float((ax[:, 1] / (ax[:, 0] + 1e-6)).mean())
+    f["circularity_min"] = float(pips.circularity[idx].min())
+    f["pip_inner_std"] = float(pips.inner_std[idx].max()) / c_div
+    mx, mn = float(face.max()), float(face.min())
+    f["face_saturation"] = (mx - mn) / (mx + 1e-6)
+    # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.
+    cells = GRID @ frame.T + centre
+    pts_cells = (cells[:, None, :] + 0.5 * rmed * _DISC[None, :, :]).reshape(-1, 2)
+    pts_ring = _RING1 * hs + centre
+    pts_in = (_EDGE * 0.82) @ frame.T + centre
+    pts_out = (_EDGE * 1.25) @ frame.T + centre
+    pts = np.concatenate([pts_cells, pts_ring, pts_in, pts_out])
+    h, w = gray.shape
+    xi = np.clip(np.rint(pts[:, 0]).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(pts[:, 1]).astype(np.int32), 0, h - 1)
+    g_all = gray[yi, xi].astype(np.float32)
+    n_c, n_r = len(pts_cells), len(pts_ring)
+    g = np.sort(g_all[:n_c].reshape(9, 9), axis=1)[:, 4]
+    pipness = (g - face_g) * pol / c_div
+    if value is not None and 1 <= value <= 6:
+        occ = np.zeros(9, bool)
+        occ[list(_LAYOUTS[value])] = True
+        if value == 1:
+            # rotation unknown: check rings of radius PIP_OFFSET and PIP_OFFSET*sqrt(2)
+            empt = (g_all[n_c:n_c + n_r] - face_g) * pol / c_div
+            f["empty_cells_worst"] = float(np.sort(empt)[-2])
+            f["empty_cells_mean"] = float(empt.mean())
+        else:
+            empt = pipness[~occ]
+            f["empty_cells_worst"] = float(empt.max())
+            f["empty_cells_mean"] = float(empt.mean())
+        f["pip_cells_worst"] = float(pipness[occ].min())
+        # pips of the same kind inside the face that are not in the group
+        if abs(det) > 1e-9:
+            inv = np.array([[d, -b], [-c, a]]) / det
+            local = (pips.xy - centre) @ inv.T
+            inside = (np.abs(local) < 0.95).all(axis=1) & (pips.polarity == pips.polarity[idx][0])
+            inside[idx] = False
+            f["extra_pips_inside"] = float(inside.sum())
+    else:
+        f["empty_cells_worst"] = 1.0
+        f["empty_cells_mean"] = 1.0
+        f["pip_cells_worst"] = 0.0
+    # Border: just outside the face against just inside (a die stands out from the table).
+    ne = len(_EDGE)
+    col = image[yi[-2 * ne:], xi[-2 * ne:]].astype(np.float32)
+    dist = np.abs(col - face).sum(axis=1) / np.sqrt(3)
+    f["face_uniformity"] = float(np.sort(dist[:ne])[ne // 2]) / c_div
+    f["border_contrast"] = float(np.sort(dist[ne:])[ne // 2]) / c_div
+    f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
+    return f

@@ -1,0 +1,130 @@
+"""``read(image) -> Reading``: the whole pipeline, step by step.
+
+1. downscale to the working size (:data:`WORK_MAX_SIDE`);
+2. pip candidates in both polarities (:mod:`vision.pips`);
+3. group pips into faces and read them against the canonical layouts (:mod:`vision.faces`);
+4. calibrated confidences: is it a die, is the value right (:mod:`vision.model`);
+5. cocked and off-table tests (:mod:`vision.geometry`);
+6. the :class:`Reading`, in the coordinates of the image as given.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import replace
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision import geometry
+from vision.faces import FaceCandidate, describe, group_pips, suppress_overlaps
+from vision.model import DiceModel, default_model
+from vision.pips import find_pips
+from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
+
+log = logging.getLogger(__name__)
+
+#: Photos are read at most this many pixels on their long side: a 1280x720 webcam frame as is,
+#: a 12 MP phone photo at a tenth of its pixels (its dice are still 40-400 px across).
+WORK_MAX_SIDE = 1280
+#: Smaller photos are enlarged to at least this long side: pips of 2-3 px (the 25 px dice of a
+#: 640 px photo) are found far more reliably at twice the size.
+WORK_MIN_SIDE = 1280
+
+
+def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarray, np.ndarray]:
+    """Steps 1-3: faces found in the working-size image, and the scale to it."""
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_MAX_SIDE / max(h, w))
+    if max(h, w) < WORK_MIN_SIDE:
+        scale = min(2.0, WORK_MIN_SIDE / max(h, w))
+    work = image if scale == 1.0 else cv2.resize(
+        image, (round(w * scale), round(h * scale)),
+        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+    )
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    pips = find_pips(work, gray=gray)
+    faces = group_pips(work, gray, pips)
+    # A one-pip face has no layout to measure its size: take the die size from the other dice.
+    multi = [f.half_side / float(np.median(pips.radius[f.pips])) for f in faces
+             if f.value is not None and f.value >= 2]
+    if multi:
+        ratio = float(np.median(multi))
+        faces = [_one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1
+                 else f for f in faces]
+    faces = suppress_overlaps(faces, pips)
+    faces = describe(work, gray, pips, faces)
+    return faces, scale, work, gray
+
+
+def _one_pip_size(face: FaceCandidate, half_side: float) -> FaceCandidate:
+    return replace(face, frame=np.eye(2, dtype=np.float32) * half_side, half_side=half_side)
+
+
+def read(
+    image: np.ndarray,
+    *,
+    area: Sequence[Sequence[float]] | None = None,
+    model: DiceModel | None = None,
+    accept: float | None = None,
+) -> Reading:
+    """Read every pip die of a BGR uint8 photo.
+
+    ``area``: the playing area as a polygon of (x, y) image points; None finds it automatically
+    (and flags nothing off the table when no area is found). ``accept``: the calibrated
+    probability a value needs to be accepted without the "uncertain" flag (default: the model's,
+    chosen on held-out data).
+    """
+    t0 = time.perf_counter()
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    h, w = image.shape[:2]
+    model = model if model is not None else default_model()
+    faces, scale, work, gray = candidates(image)
+    p_die, p_val = score(faces, model)
+    thr_accept = accept if accept is not None else (model.accept if model else 1.1)
+    thr_die = model.die_threshold if model else 0.5
+    keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
+    kept = [faces[i] for i in keep]
+    cocked = geometry.cocked_flags(kept)
+    if area is not None:
+        poly = np.asarray(area, np.float64).reshape(-1, 2) * scale
+    else:
+        poly = geometry.find_playing_area(work, gray)
+    off = geometry.off_table_flags(kept, poly, given=area is not None)
+    dice = []
+    inv = 1.0 / scale
+    for k, i in enumerate(keep):
+        f = faces[i]
+        flags = []
+        if cocked[k]:
+            flags.append(COCKED)
+        if off[k]:
+            flags.append(OFF_TABLE)
+        conf = float(p_val[i]) if f.value is not None else float(p_die[i]) * 0.5
+        if f.value is None or conf < thr_accept:
+            flags.append(UNCERTAIN)
+        x, y, bw, bh = f.box()
+        box = (int(round(x * inv)), int(round(y * inv)), int(round(bw * inv)), int(round(bh * inv)))
+        dice.append(Die(f.value, conf, box, (f.center[0] * inv, f.center[1] * inv), tuple(flags)))
+    dice.sort(key=lambda d: (d.center[1], d.center[0]))
+    ms = (time.perf_counter() - t0) * 1000
+    info = {"scale": scale, "candidates": len(faces),
+            "die_size_px": float(np.median([f.half_side * 2 * inv for f in kept])) if kept else None,
+            "area": None if poly is None else (np.asarray(poly) * inv).round(1).tolist()}
+    return Reading(w, h, tuple(dice), ms=ms, model_version=model.version if model else "", info=info)
+
+
+def score(faces: list[FaceCandidate], model: DiceModel | None) -> tuple[np.ndarray, np.ndarray]:
+    """Calibrated p(die) and p(value right) for each face candidate."""
+    n = len(faces)
+    if n == 0:
+        return np.zeros(0), np.zeros(0)
+    if model is None:
+        return np.full(n, 0.5), np.zeros(n)
+    x = model.features([f.features for f in faces])
+    return model.die(x), model.value(x)

@@ -1,0 +1,262 @@
+"""Step 1: pip candidates, in both polarities (dark pips on light dice and light on dark).
+
+A pip is a small, round, filled blob that differs from the face around it. We find blobs with
+an adaptive threshold at a few neighbourhood sizes (so that pips from about 2 px to 60 px across
+are found without knowing the die size yet), keep the round ones, and measure for each its
+contrast against a ring around it. Everything later is scaled by the pip radii found here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Neighbourhood size (px, odd) of the adaptive threshold at each level of an image pyramid. A pip
+#: is found best when the block is 2-4 pip diameters: 13 px suits pips of 3-7 px, and each
+#: pyramid level doubles that, so five levels cover pips of about 3-110 px at the working scale.
+BLOCK_SIZE = 13
+LEVELS = 5
+#: Above level 0 a blob must cover this many level pixels: smaller ones were seen below.
+LEVEL_MIN_AREA = 7.0
+#: A pip covers at most this fraction of the threshold block (else the block mean is the pip).
+LEVEL_MAX_AREA_FRACTION = 0.35
+#: Planes searched: grey for black/white/ivory dice, chroma for coloured pips on coloured dice.
+CHANNELS = ("gray",)
+#: A pixel is "pip" when it differs from its neighbourhood mean by this much (grey levels).
+#: Low enough for a faded ivory pip, high enough that paper grain and JPEG noise stay out.
+THRESHOLD_OFFSET = 12
+#: Smallest pip area (px): below 5 px a blob is noise; a 20 px die's pips are about 3 px across.
+MIN_AREA = 5.0
+#: Roundness 4*pi*area/perimeter^2: 1 for a disc, about 0.6 for a pip seen at 50 degrees with
+#: a jagged outline; pen strokes, digits and edges are far lower.
+MIN_CIRCULARITY = 0.55
+#: Area / convex hull area: pips are convex; digits and ring shapes are not.
+MIN_SOLIDITY = 0.85
+#: Ellipse axis ratio: 50 degrees oblique foreshortens a circle by cos(50) = 0.64; allow for
+#: lens distortion and blur down to 0.4.
+MIN_AXIS_RATIO = 0.4
+#: Contrast between a pip and the ring around it, in grey levels. A pip on a die is far darker
+#: or lighter than its face; texture spots on wood or felt are faint.
+MIN_CONTRAST = 25.0
+#: Two candidates whose centres are closer than this fraction of the larger radius are one pip
+#: (found at two block sizes).
+DUPLICATE_DISTANCE = 0.6
+
+
+#: A blob holding a smaller blob (radius below this fraction of its own) is a die, not a pip.
+CONTAINER_RADIUS_RATIO = 0.5
+
+
+#: At most this many pips are kept, the strongest: six dice show at most 36, a crowded tray of 25
+#: dice about 90. More is a patterned cloth or a mesh bag, and grouping them all would cost
+#: seconds.
+MAX_PIPS = 250
+
+
+@dataclass(frozen=True)
+class Pips:
+    """Pip candidates as parallel arrays (one row per pip)."""
+
+    xy: np.ndarray  # (n, 2) float32 centre in working-image pixels
+    radius: np.ndarray  # (n,) equivalent-disc radius sqrt(area / pi)
+    axes: np.ndarray  # (n, 2) ellipse semi-axes (major, minor)
+    angle: np.ndarray  # (n,) ellipse angle in degrees
+    polarity: np.ndarray  # (n,) +1 light pip on dark face, -1 dark pip on light face
+    contrast: np.ndarray  # (n,) |pip - ring| in grey levels
+    ring: np.ndarray  # (n, 3) mean BGR colour of the ring around the pip (the face colour)
+    ring_std: np.ndarray  # (n,) grey-level spread in the ring: low on a plain face
+    inner_std: np.ndarray  # (n,) grey-level spread inside: low for a pip, high for a whole die
+    circularity: np.ndarray  # (n,)
+
+    def __len__(self) -> int:
+        return len(self.radius)
+
+    def take(self, idx: np.ndarray) -> Pips:
+        return Pips(*(getattr(self, f)[idx] for f in self.__dataclass_fields__))
+
+
+def _empty() -> Pips:
+    z = np.zeros((0,), np.float32)
+    return Pips(
+        np.zeros((0, 2), np.float32), z, np.zeros((0, 2), np.float32), z,
+        np.zeros((0,), np.int8), z, np.zeros((0, 3), np.float32), z, z,
+    )
+
+
+def find_pips(
+    bgr: np.ndarray,
+    *,
+    gray: np.ndarray | None = None,
+    block_size: int = BLOCK_SIZE,
+    levels: int = LEVELS,
+    threshold_offset: float = THRESHOLD_OFFSET,
+    min_area: float = MIN_AREA,
+    min_circularity: float = MIN_CIRCULARITY,
+    min_solidity: float = MIN_SOLIDITY,
+    min_axis_ratio: float = MIN_AXIS_RATIO,
+    min_contrast: float = MIN_CONTRAST,
+    channels: tuple[str, ...] = CHANNELS,
+) -> Pips:
+    """All pip-like blobs of a BGR image, light and dark, at every pyramid level."""
+    if gray is None:
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    cand: list[tuple] = []
+    planes = {"gray": gray}
+    if "chroma" in channels:
+        planes["chroma"] = _chroma(bgr)
+    for name, plane in planes.items():
+        img = plane
+        for level in range(levels):
+            if level > 0:
+                img = cv2.pyrDown(img)
+            if min(img.shape) <= block_size * 2:
+                break
+            scale = float(2**level)
+            # At level 0 small pips; at higher levels only the pips too big for the level below.
+            lo = min_area if level == 0 else LEVEL_MIN_AREA
+            hi = block_size * block_size * LEVEL_MAX_AREA_FRACTION
+            for polarity, ttype in ((-1, cv2.THRESH_BINARY_INV), (1, cv2.THRESH_BINARY)):
+                c = threshold_offset if polarity < 0 else -threshold_offset
+                mask = cv2.adaptiveThreshold(
+                    img, 255, cv2.ADAPTIVE_THRESH_MEAN_C, ttype, block_size, c
+                )
+                _blobs(mask, lo, hi, min_circularity, min_solidity, min_axis_ratio,
+                       scale, polarity, cand)
+    if not cand:
+        return _empty()
+    a = np.array(cand, np.float32)
+    pips = _measure(bgr, gray, a, min_contrast)
+    # The same pip is found at several levels and as fragments at levels too fine for it; the
+    # copy that stands out most from the ring around it has the pip's own scale.
+    order = np.argsort(-pips.contrast, kind="stable")
+    pips = pips.take(order)
+    pips = pips.take(_drop_die_bodies(pips))
+    pips = pips.take(_dedupe(pips))
+    if len(pips) > MAX_PIPS:
+        pips = pips.take(np.arange(MAX_PIPS))  # already sorted, strongest first
+    return pips
+
+
+def _drop_die_bodies(p: Pips) -> np.ndarray:
+    """Indices of blobs that do not hold a smaller blob of the other polarity.
+
+    A blob with light pips inside a dark blob is a whole dark die (or face) found as one round
+    blob, not a pip.
+    """
+    if len(p) < 2:
+        return np.arange(len(p))
+    xy, r, pol = p.xy, p.radius, p.polarity
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    inside = (d < 0.9 * r[:, None]) & (r[None, :] < CONTAINER_RADIUS_RATIO * r[:, None])
+    other = pol[:, None] != pol[None, :]
+    return np.flatnonzero(~(inside & other).any(axis=1))
+
+
+def _chroma(bgr: np.ndarray) -> np.ndarray:
+    """A colour-difference plane: red/green/blue pips on a die of similar brightness."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
+    a = lab[:, :, 1].astype(np.int16) - 128
+    b = lab[:, :, 2].astype(np.int16) - 128
+    return np.clip(128 + 2 * (a - b) // 2, 0, 255).astype(np.uint8)
+
+
+def _blobs(mask, lo, hi, min_circ, min_sol, min_ratio, scale, polarity, out) -> None:
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    # A contour of n boundary pixels encloses at most n^2 / (4 pi) pixels: skip the short ones
+    # without computing anything.
+    min_len = max(5, int(np.sqrt(4 * np.pi * lo)))
+    max_len = int(2 * np.pi * np.sqrt(hi / np.pi) * 1.8) + 8
+    for cnt in contours:
+        n = len(cnt)
+        if n < min_len or n > max_len:
+            continue
+        area = cv2.contourArea(cnt)
+        if area < lo or area > hi:
+            continue
+        per = cv2.arcLength(cnt, True)
+        circ = 4 * np.pi * area / (per * per + 1e-9)
+        if circ < min_circ:
+            continue
+        ha = cv2.contourArea(cv2.convexHull(cnt))
+        if ha <= 0 or area / ha < min_sol:
+            continue
+        (cx, cy), (ea, eb), ang = cv2.fitEllipse(cnt)
+        major, minor = max(ea, eb) / 2, min(ea, eb) / 2
+        if major <= 0 or minor / major < min_ratio:
+            continue
+        # pyrDown maps pixel centre (x, y) of the level to ((x + 0.5) * s - 0.5) at level 0
+        out.append((
+            (cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5,
+            np.sqrt(area / np.pi) * scale, major * scale, minor * scale, ang, polarity, circ,
+        ))
+
+
+def _dedupe(p: Pips) -> np.ndarray:
+    """Indices of the blobs to keep, given rows sorted best first: a blob that repeats a better one
+    of the same polarity (centres close, or lying inside it) goes."""
+    n = len(p)
+    if n < 2:
+        return np.arange(n)
+    xy, r = p.xy, p.radius
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    rmax = np.maximum(r[:, None], r[None, :])
+    same = p.polarity[:, None] == p.polarity[None, :]
+    # j repeats i when close to it, or when j's centre is inside i (a fragment) or i's inside j
+    dup = same & ((d < DUPLICATE_DISTANCE * rmax) | (d < rmax))
+    np.fill_diagonal(dup, False)
+    alive = np.ones(n, bool)
+    for i in range(n):
+        if alive[i]:
+            later = dup[i].copy()
+            later[: i + 1] = False
+            alive &= ~later
+    return np.flatnonzero(alive)
+
+
+def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: float) -> Pips:
+    """Contrast of each candidate against a ring from 1.4 to 2.0 radii around it."""
+    h, w = gray.shape
+    n = len(a)
+    # Sample on a fixed pattern of points relative to each blob (vectorised over blobs).
+    ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    cosa, sina = np.cos(ang), np.sin(ang)
+    cx, cy, r = a[:, 0:1], a[:, 1:2], a[:, 2:3]
+    inner_r = np.array([0.0, 0.35, 0.6])
+    # inner samples
+    ix = np.concatenate([cx + r * s * cosa[None, :] for s in inner_r[1:]] + [cx], axis=1)
+    iy = np.concatenate([cy + r * s * sina[None, :] for s in inner_r[1:]] + [cy], axis=1)
+    ox = np.concatenate([cx + r * s * cosa[None, :] for s in (1.5, 1.9)], axis=1)
+    oy = np.concatenate([cy + r * s * sina[None, :] for s in (1.5, 1.9)], axis=1)
+
+    def sample(img, x, y):
+        xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
+        yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
+        return img[yi, xi].astype(np.float32)
+
+    gin = sample(gray, ix, iy)
+    gout = sample(gray, ox, oy)
+    pin = np.median(gin, axis=1)
+    pout = np.median(gout, axis=1)
+    pol = a[:, 6]
+    contrast = (pin - pout) * pol
+    ring_std = gout.std(axis=1)
+    # A pip is plain inside; a whole small die found as one blob has its pips inside it.
+    inner_std = gin.std(axis=1)
+    ring = sample(bgr, ox, oy).reshape(n, -1, 3)
+    ring = np.median(ring, axis=1)
+    ok = contrast >= min_contrast
+    a = a[ok]
+    return Pips(
+        xy=a[:, :2].copy(),
+        radius=a[:, 2].copy(),
+        axes=a[:, 3:5].copy(),
+        angle=a[:, 5].copy(),
+        polarity=a[:, 6].astype(np.int8),
+        contrast=contrast[ok],
+        ring=ring[ok],
+        ring_std=ring_std[ok],
+        inner_std=inner_std[ok],
+        circularity=a[:, 7].copy(),
+    )
