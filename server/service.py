@@ -14,7 +14,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from scorer import Keep, Throw, check_claim, options
+from scorer import Keep, Throw, check_claim, options, strategy
 from scorer import errors as scorer_errors
 from scorer.errors import ZilchError
 from scorer.rules import get_rules
@@ -33,21 +33,10 @@ from server.store import (
 
 log = logging.getLogger(__name__)
 
-#: the engine's "the game is over" error, answered 409 rather than 422
-_ENGINE_GAME_OVER = getattr(scorer_errors, "GameOver", None)
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _strategy():
-    """The strategy module (optional: the strategy issue), or None where it is not installed."""
-    try:
-        from scorer import strategy
-    except ImportError:
-        return None
-    return strategy if hasattr(strategy, "advise") else None
 
 
 def _advise(faces: list[int], rules, view: engine.View) -> dict[str, Any] | None:
@@ -55,8 +44,7 @@ def _advise(faces: list[int], rules, view: engine.View) -> dict[str, Any] | None
 
     None while the turn is still being solved for these rules (a reply never waits for it).
     """
-    strategy = _strategy()
-    if strategy is None or view.finished or not _solved(rules):
+    if view.finished or not _solved(rules):
         return None
     player = view.state.player(view.state.current)
     try:
@@ -84,19 +72,14 @@ def _solved(rules) -> bool:
 
 def warm_up_advice(rules) -> None:
     """Solve the turn for these rules in the background, once (a solve takes seconds)."""
-    strategy = _strategy()
-    solve = getattr(strategy, "solve", None)
     with _SOLVES_LOCK:
         if rules in _SOLVES:
             return
         done = _SOLVES[rules] = threading.Event()
-    if solve is None:
-        done.set()  # advise() solves for itself
-        return
 
     def run() -> None:
         try:
-            solve(rules)
+            strategy.solve(rules)
         except Exception:  # pragma: no cover - advice is optional
             log.exception("solving the turn for advice failed")
         done.set()
@@ -166,7 +149,7 @@ class Games:
         try:
             return engine.replay(record, [*events, *new])
         except ZilchError as e:
-            if _ENGINE_GAME_OVER is not None and isinstance(e, _ENGINE_GAME_OVER):
+            if isinstance(e, scorer_errors.GameOver):
                 raise GameOver(str(e)) from None
             raise
 
