@@ -34,7 +34,6 @@ from server.store import (
 log = logging.getLogger(__name__)
 
 
-
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -48,9 +47,13 @@ def _advise(faces: list[int], rules, view: engine.View) -> dict[str, Any] | None
         return None
     player = view.state.player(view.state.current)
     try:
-        advice = strategy.advise(Throw.parse(faces), rules,
-                                 turn_points=view.state.turn.total,
-                                 on_board=player.on_board, streak=player.streak)
+        advice = strategy.advise(
+            Throw.parse(faces),
+            rules,
+            turn_points=view.state.turn.total,
+            on_board=player.on_board,
+            streak=player.streak,
+        )
     except ZilchError:
         return None
     except Exception:  # advice is a helper; a failure must not lose the throw
@@ -115,8 +118,14 @@ class Games:
 
     # --- games -------------------------------------------------------------------------
 
-    def create(self, preset: str, changes: dict[str, Any], players: list[str],
-               target: int | None, options_: dict[str, Any]) -> tuple[GameRecord, str]:
+    def create(
+        self,
+        preset: str,
+        changes: dict[str, Any],
+        players: list[str],
+        target: int | None,
+        options_: dict[str, Any],
+    ) -> tuple[GameRecord, str]:
         rules = get_rules(preset)
         if changes:
             rules = rules.replace(**changes)
@@ -143,8 +152,9 @@ class Games:
 
     # --- events ------------------------------------------------------------------------
 
-    def _check(self, record: GameRecord, events: list[EventRecord],
-               new: list[dict[str, Any]]) -> engine.View:
+    def _check(
+        self, record: GameRecord, events: list[EventRecord], new: list[dict[str, Any]]
+    ) -> engine.View:
         """The state after ``new`` events, or the engine's refusal (nothing is stored)."""
         try:
             return engine.replay(record, [*events, *new])
@@ -153,8 +163,13 @@ class Games:
                 raise GameOver(str(e)) from None
             raise
 
-    def append(self, game_id: str, data: dict[str, Any], throw_n: int | None = None,
-               notes: tuple[NewNote, ...] = ()) -> EventRecord:
+    def append(
+        self,
+        game_id: str,
+        data: dict[str, Any],
+        throw_n: int | None = None,
+        notes: tuple[NewNote, ...] = (),
+    ) -> EventRecord:
         """Append one event (not a roll: a roll always comes with its throw)."""
         kind = next(iter(data))
         with self._lock(game_id):
@@ -226,12 +241,14 @@ class Games:
                 advice=advice,
             )
             stored = self.store.add_throw(throw, photo=blob)
-        log.info("game %s throw %d: photo %s read as %s", game_id, stored.n, blob.sha256[:12],
-                 faces)
+        log.info(
+            "game %s throw %d: photo %s read as %s", game_id, stored.n, blob.sha256[:12], faces
+        )
         return stored
 
-    def confirm(self, game_id: str, n: int, faces: list[int],
-                dice: list[dict[str, int]] | None = None) -> EventRecord:
+    def confirm(
+        self, game_id: str, n: int, faces: list[int], dice: list[dict[str, int]] | None = None
+    ) -> EventRecord:
         """The scorer's faces for a photo throw: a correction if they differ, then the roll."""
         Throw.parse(faces)
         with self._lock(game_id):
@@ -241,25 +258,34 @@ class Games:
                 raise ApiError("only a photo throw is confirmed; a typed throw is in play already")
             standing = engine.effective(events)
             if any(e.throw_n == n and e.kind == "roll" and e.seq in standing for e in events):
-                raise ApiError(f"throw {n} is in play already: undo it to change its faces",
-                               status=409)
+                raise ApiError(
+                    f"throw {n} is in play already: undo it to change its faces", status=409
+                )
             self._check(record, events, [{"roll": list(faces)}])
             read = sorted(throw.reading["values"]) if throw.reading else []
             notes: tuple[NewNote, ...] = ()
             if sorted(faces) != read or dice:
-                notes = (NewNote(n, "correction", {"read": read, "faces": sorted(faces),
-                                                   "dice": list(dice or [])}),)
-            return self.store.append_event(game_id, len(events) + 1, "roll",
-                                           {"roll": list(faces)}, n, notes)
+                notes = (
+                    NewNote(
+                        n,
+                        "correction",
+                        {"read": read, "faces": sorted(faces), "dice": list(dice or [])},
+                    ),
+                )
+            return self.store.append_event(
+                game_id, len(events) + 1, "roll", {"roll": list(faces)}, n, notes
+            )
 
-    def keep(self, game_id: str, n: int, keep: list[int],
-             claim: Any = None) -> tuple[EventRecord, dict | None]:
+    def keep(
+        self, game_id: str, n: int, keep: list[int], claim: Any = None
+    ) -> tuple[EventRecord, dict | None]:
         with self._lock(game_id):
             record, events, _ = self.load(game_id)
             return self._keep(record, events, n, keep, claim)
 
-    def _keep(self, record: GameRecord, events: list[EventRecord], n: int, keep: list[int],
-              claim: Any) -> tuple[EventRecord, dict | None]:
+    def _keep(
+        self, record: GameRecord, events: list[EventRecord], n: int, keep: list[int], claim: Any
+    ) -> tuple[EventRecord, dict | None]:
         throw = self.store.get_throw(record.id, n)
         before = engine.replay(record, events)
         rolled = self._rolled_throw(events, before)
@@ -281,16 +307,25 @@ class Games:
             checked = check_claim(Throw.parse(faces), claim, rules, kept).to_json()
             note["claim"] = checked
         event = self.store.append_event(
-            record.id, len(events) + 1, "keep", {"keep": list(kept.dice)}, n,
+            record.id,
+            len(events) + 1,
+            "keep",
+            {"keep": list(kept.dice)},
+            n,
             (NewNote(n, "keep", note),),
         )
         return event, checked
 
     # --- views -------------------------------------------------------------------------
 
-    def throw_view(self, record: GameRecord, throw: ThrowRecord, events: list[EventRecord],
-                   players: list[str | None] | None = None,
-                   latest_n: int | None = None) -> dict[str, Any]:
+    def throw_view(
+        self,
+        record: GameRecord,
+        throw: ThrowRecord,
+        events: list[EventRecord],
+        players: list[str | None] | None = None,
+        latest_n: int | None = None,
+    ) -> dict[str, Any]:
         """A throw as the API shows it (see :class:`server.models.ThrowOut`).
 
         ``players`` is :func:`engine.players_before` of the log, when the caller has it.
@@ -328,16 +363,20 @@ class Games:
                 status = "rethrow"
             else:
                 status = "confirm"
-        keep_note = next((nt for nt in reversed(notes) if nt["kind"] == "keep"
-                          and not nt["undone"]), None)
+        keep_note = next(
+            (nt for nt in reversed(notes) if nt["kind"] == "keep" and not nt["undone"]), None
+        )
         player = _player_of(throw, events, players)
         shown = throw.options
         advice = throw.advice
         if roll is not None and keep is None and status == "rolled":
             if shown is None:
                 shown = options(Throw.parse(roll.data["roll"]), rules).to_json()
-            if advice is None or throw.source == "typed" or sorted(faces or []) != sorted(
-                    throw.reading["values"] if throw.reading else []):
+            if (
+                advice is None
+                or throw.source == "typed"
+                or sorted(faces or []) != sorted(throw.reading["values"] if throw.reading else [])
+            ):
                 view = engine.replay(record, events)
                 advice = _advise(list(roll.data["roll"]), rules, view)
         elif shown is None and roll is not None:
@@ -368,8 +407,9 @@ class Games:
             "overlay_url": f"{base}/overlay" if has_photo else None,
         }
 
-    def game_view(self, record: GameRecord, events: list[EventRecord],
-                  view: engine.View) -> dict[str, Any]:
+    def game_view(
+        self, record: GameRecord, events: list[EventRecord], view: engine.View
+    ) -> dict[str, Any]:
         rules = engine.rules_of(record)
         pending = self._rolled_throw(events, view)
         last_roll = self._last_roll(events)
@@ -423,8 +463,9 @@ def _faces_in_play(throw: ThrowRecord, events: list[EventRecord]) -> list[int] |
     return None
 
 
-def _player_of(throw: ThrowRecord, events: list[EventRecord],
-               players: list[str | None]) -> str | None:
+def _player_of(
+    throw: ThrowRecord, events: list[EventRecord], players: list[str | None]
+) -> str | None:
     """Whose throw it was: the engine's current player just before the throw's first event
     (for a photo never played: at the time it was taken)."""
     first = next((i for i, e in enumerate(events) if e.throw_n == throw.n), None)
@@ -447,8 +488,7 @@ def _problem(reading: dict[str, Any], dice_expected: int) -> str | None:
             parts.append(f"{off} off the table")
         return f"{' and '.join(parts)}: throw again"
     if unsure:
-        return (f"{unsure} {'die is' if unsure == 1 else 'dice are'} uncertain: tap the "
-                "right face")
+        return f"{unsure} {'die is' if unsure == 1 else 'dice are'} uncertain: tap the right face"
     if len(dice) != dice_expected:
         return f"{len(dice)} dice read, {dice_expected} expected: check the photo or type the faces"
     return None
