@@ -8,7 +8,7 @@ import sys
 from cli.common import add_rules_options, print_json, rules_from_args
 from cli.tables import load_or_solve
 from scorer import Throw, format_points
-from scorer.points import parse_points
+from scorer.points import parse_points, points_json
 from scorer.strategy import Advice, advise
 
 
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         obj = a.to_json()
         if banked is not None:
-            obj["banked"] = int(banked) if banked.denominator == 1 else float(banked)
+            obj["banked"] = points_json(banked)
         print_json(obj)
     else:
         sys.stdout.write(advice_text(a))
