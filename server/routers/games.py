@@ -117,7 +117,8 @@ def get_game(game_id: GameId, games: Service) -> dict:
 def list_events(game_id: GameId, games: Service) -> list[dict]:
     games.store.get_game(game_id)
     events = games.store.events(game_id)
-    return [_event_out(e, engine.effective(events)) for e in events]
+    standing = engine.effective(events)
+    return [_event_out(e, standing) for e in events]
 
 
 @router.post(
@@ -163,10 +164,11 @@ def history(game_id: GameId, games: Service) -> dict:
     stored = games.store.throws(game_id)
     latest = stored[-1].n if stored else 0
     throws = [games.throw_view(record, t, events, players, latest) for t in stored]
+    standing = engine.effective(events)
     return {
         "game_id": game_id,
         "throws": throws,
-        "events": [_event_out(e, engine.effective(events)) for e in events],
+        "events": [_event_out(e, standing) for e in events],
     }
 
 
