@@ -346,10 +346,11 @@ class Games:
         if keep is not None:
             status = "kept"
         elif roll is not None:
-            rolled_faces = roll.data["roll"]
-            status = "rolled"
-            if options(Throw.parse(rolled_faces), rules).zilch:
-                status = "zilch"
+            # a standing roll without its keep either waits for one or was a zilch; only the
+            # engine knows which (with pyramiding, dice set aside earlier can save a roll)
+            after = any(e.seq > roll.seq and e.seq in standing for e in events)
+            waiting = not after and engine.replay(record, events).json["current"]["roll"]
+            status = "rolled" if waiting else "zilch"
         else:
             if throw.reading is not None:
                 problem = _problem(throw.reading, throw.dice_expected)

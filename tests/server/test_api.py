@@ -716,3 +716,17 @@ def test_advice_comes_with_the_throw(client, reader):
     client.post(f"/api/games/{gid}/events", json={"keep": [1, 1, 1]}, headers=auth)
     r = client.post(f"/api/games/{gid}/throws/typed", json={"faces": [5, 2, 3]}, headers=auth)
     assert r.json()["throw"]["advice"]["turn_points"] == 1000
+
+
+def test_a_roll_saved_by_pyramiding_is_not_shown_as_a_zilch(client):
+    """zilch-pdf with pyramiding: a frozen 222 and a new 2 make four 2s, so 2 3 4 scores."""
+    gid, auth = new_game(client, preset="zilch-pdf", options={"pyramiding": True})
+    typed = f"/api/games/{gid}/throws/typed"
+    assert client.post(typed, json={"faces": [2, 2, 2, 3, 4, 6]}, headers=auth).status_code == 201
+    assert event(client, gid, auth, keep=[2, 2, 2]).status_code == 201
+    r = client.post(typed, json={"faces": [2, 3, 4]}, headers=auth)
+    assert r.status_code == 201, r.text
+    t = r.json()["throw"]
+    assert t["status"] == "rolled"
+    assert r.json()["game"]["state"]["current"]["player"] == "Alf"
+    assert event(client, gid, auth, keep=[2]).status_code == 201
