@@ -466,6 +466,11 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
             inside = (np.abs(local) < 0.95).all(axis=1) & (pips.polarity == pips.polarity[idx][0])
             inside[idx] = False
             f["extra_pips_inside"] = float(inside.sum())
+            # like pips just outside the face: a polka-dot cloth or a mesh, not a die on a table
+            reach = np.abs(local).max(axis=1)
+            rr = pips.radius / (rmed + 1e-6)
+            like = (pips.polarity == pips.polarity[idx][0]) & (rr > 0.7) & (rr < 1.4)
+            f["pips_around"] = float(((reach > 1.05) & (reach < 2.0) & like).sum())
     else:
         f["empty_cells_worst"] = 1.0
         f["empty_cells_mean"] = 1.0

@@ -59,6 +59,16 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
     return faces, scale, work, gray
 
 
+#: A lone pip with at least this many like blobs just around its face is a dot of a patterned
+#: cloth or a mesh, not a die showing 1: a die's face is bounded by its edges, and even touching
+#: dice put at most two or three pips that close.
+PATTERN_NEIGHBOURS = 4
+
+
+def _in_a_pattern(face: FaceCandidate) -> bool:
+    return len(face.pips) == 1 and face.features.get("pips_around", 0) >= PATTERN_NEIGHBOURS
+
+
 def _one_pip_size(face: FaceCandidate, half_side: float) -> FaceCandidate:
     return replace(face, frame=np.eye(2, dtype=np.float32) * half_side, half_side=half_side)
 
@@ -88,7 +98,7 @@ def read(
     p_die, p_val = score(faces, model)
     thr_accept = accept if accept is not None else (model.accept if model else 1.1)
     thr_die = model.die_threshold if model else 0.5
-    keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
+    keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die and not _in_a_pattern(f)]
     kept = [faces[i] for i in keep]
     cocked = geometry.cocked_flags(kept)
     if area is not None:
