@@ -53,6 +53,9 @@ PIP_TO_FACE = (0.07, 0.45)
 #: Two faces closer than this many half-sides of the larger (stronger) one belong to one die: a
 #: flat die's side faces are centred 1.2-2 half-sides from its top face's centre in oblique views.
 OVERLAP = 1.4
+#: How far (pip radii) around a lone pip like blobs are counted: a die showing 1 has a plain face
+#: of 3-5 pip radii around its pip; a polka-dot cloth has dots every 4-6 radii.
+LONE_PIP_REACH = 8.0
 #: Half-side of a face read from a single pip, in pip radii, when no other die gives the ratio.
 ONE_PIP_HALF_SIDE = 3.2
 
@@ -348,12 +351,14 @@ def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return img[yi, xi].astype(np.float32)
 
 
-#: Feature names, in the order of the vector the confidence model takes.
+#: Feature names, in the order of the vector the confidence model takes. Nothing here is in
+#: pixels or absolute colour (the die size and the dice's colour differ from table to table):
+#: every feature is a ratio to the pips' own size and contrast.
 FEATURE_NAMES = (
     "n_pips", "residual", "aspect", "pip_to_face", "radius_cv", "contrast_min",
     "contrast_rel", "ring_std_rel", "face_colour_spread", "empty_cells_worst", "empty_cells_mean",
-    "pip_cells_worst", "border_contrast", "face_uniformity", "log_half_side", "polarity",
-    "axis_ratio_mean", "circularity_min", "face_saturation", "extra_pips_inside",
+    "pip_cells_worst", "border_contrast", "face_uniformity", "polarity",
+    "axis_ratio_mean", "circularity_min", "extra_pips_inside",
     "is_1", "is_2", "is_3", "is_4", "is_5", "is_6", "pips_around", "pip_inner_std",
     "size_vs_others",
 )
@@ -430,6 +435,13 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     f["axis_ratio_mean"] = float((ax[:, 1] / (ax[:, 0] + 1e-6)).mean())
     f["circularity_min"] = float(pips.circularity[idx].min())
     f["pip_inner_std"] = float(pips.inner_std[idx].max()) / c_div
+    # like blobs (same polarity, similar size) within LONE_PIP_REACH pip radii of the centre
+    dxy = pips.xy - centre
+    rr_all = pips.radius / (rmed + 1e-6)
+    near = (np.hypot(dxy[:, 0], dxy[:, 1]) < LONE_PIP_REACH * rmed) & (rr_all > 0.7) & \
+        (rr_all < 1.4) & (pips.polarity == pips.polarity[idx][0])
+    near[idx] = False
+    f["like_blobs_near"] = float(near.sum())
     mx, mn = float(face.max()), float(face.min())
     f["face_saturation"] = (mx - mn) / (mx + 1e-6)
     # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.

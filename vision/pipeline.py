@@ -59,14 +59,19 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
     return faces, scale, work, gray
 
 
-#: A lone pip with at least this many like blobs just around its face is a dot of a patterned
-#: cloth or a mesh, not a die showing 1: a die's face is bounded by its edges, and even touching
-#: dice put at most two or three pips that close.
-PATTERN_NEIGHBOURS = 4
+#: A lone pip with at least this many like blobs (same polarity and size) within
+#: ``faces.LONE_PIP_REACH`` pip radii is a dot of a patterned cloth or a mesh, not a die showing 1.
+#: Dropping a real 1 in a tight cluster is the price: a missing die is seen, a phantom one is not.
+PATTERN_NEIGHBOURS_ONE = 3
+#: A face of several pips with at least this many like pips just outside it (1.05-2 half-sides) is
+#: part of a dotted pattern: touching dice put at most three or four pips there.
+PATTERN_NEIGHBOURS = 5
 
 
 def _in_a_pattern(face: FaceCandidate) -> bool:
-    return len(face.pips) == 1 and face.features.get("pips_around", 0) >= PATTERN_NEIGHBOURS
+    if len(face.pips) == 1:
+        return face.features.get("like_blobs_near", 0) >= PATTERN_NEIGHBOURS_ONE
+    return face.features.get("pips_around", 0) >= PATTERN_NEIGHBOURS
 
 
 def _one_pip_size(face: FaceCandidate, half_side: float) -> FaceCandidate:
