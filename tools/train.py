@@ -3,18 +3,18 @@
 
 The pipeline's candidate stage (pips, grouping, canonical layouts) runs on every labelled photo
 of the licensed folders that have boxes (nell-byler, matteop65); each face candidate is matched
-to the labelled dice. Two small tree ensembles learn from the face features: p(it is a pip die) and
-p(the value read is right). Their outputs are calibrated (isotonic) on photos held out from the
-tree ensembles' fit, and the acceptance threshold is chosen on those held-out photos too. No photo of
-an unlicensed folder is ever read here.
+to the labelled dice. Two small tree ensembles learn from the face features: p(it is a pip die)
+and p(the value read is right). Their outputs are calibrated (isotonic) on out-of-fold scores,
+and the acceptance threshold is chosen on those too. No photo of an unlicensed folder is ever
+read here.
 
-    python tools/train.py                      # fit on the training subsets, write models/
+    python tools/train.py                      # fit, calibrate, write models/dice.npz
     python tools/train.py --holdout matteop65  # leave a whole folder out; print its figures
 
 Calibration: the photos are split into folds (whole photos); each fold's candidates are scored
-by tree ensembles fitted on the other folds. The isotonic calibration and the acceptance threshold are
-fitted on those out-of-fold scores, so no photo calibrates a model that saw it. The shipped
-tree ensembles are then fitted on all the photos. The photos copied into ``sample_images/`` (the test
+by ensembles fitted on the other folds. The isotonic calibration and the acceptance threshold
+are fitted on those out-of-fold scores, so no photo calibrates a model that saw it. The shipped
+ensembles are then fitted on all the photos. The photos copied into ``sample_images/`` (the test
 fixtures) are left out of training altogether. Folders never seen in training (kamilpiechowiak,
 and the unlicensed development folders) are measured with ``make eval``.
 """
@@ -36,8 +36,8 @@ if str(REPO) not in sys.path:
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-from sklearn.isotonic import IsotonicRegression  # noqa: E402
 from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
+from sklearn.isotonic import IsotonicRegression  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from vision import datasets as D  # noqa: E402
@@ -163,7 +163,7 @@ def prob(head: dict, X: np.ndarray) -> np.ndarray:
 
 
 def out_of_fold(d: dict, folds: int) -> tuple[np.ndarray, np.ndarray]:
-    """Raw die and value scores of every candidate from tree ensembles that did not see its photo."""
+    """Raw die and value scores of every candidate from ensembles that did not see its photo."""
     raw_die = np.zeros(len(d["X"]))
     raw_val = np.zeros(len(d["X"]))
     photos = np.unique(d["group"])

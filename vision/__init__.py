@@ -10,7 +10,6 @@ from vision.pipeline import read
 from vision.reading import COCKED, FLAGS, OFF_TABLE, UNCERTAIN, Die, Reading, UnreadableImage
 
 
-
 def __getattr__(name: str):
     if name == "MODEL_VERSION":  # the shipped model's version, for the dispute record
         from vision.model import default_model

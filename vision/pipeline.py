@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -40,20 +40,30 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
     scale = min(1.0, WORK_MAX_SIDE / max(h, w))
     if max(h, w) < WORK_MIN_SIDE:
         scale = min(2.0, WORK_MIN_SIDE / max(h, w))
-    work = image if scale == 1.0 else cv2.resize(
-        image, (round(w * scale), round(h * scale)),
-        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+    work = (
+        image
+        if scale == 1.0
+        else cv2.resize(
+            image,
+            (round(w * scale), round(h * scale)),
+            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+        )
     )
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     pips = find_pips(work, gray=gray)
     faces = group_pips(work, gray, pips)
     # A one-pip face has no layout to measure its size: take the die size from the other dice.
-    multi = [f.half_side / float(np.median(pips.radius[f.pips])) for f in faces
-             if f.value is not None and f.value >= 2]
+    multi = [
+        f.half_side / float(np.median(pips.radius[f.pips]))
+        for f in faces
+        if f.value is not None and f.value >= 2
+    ]
     if multi:
         ratio = float(np.median(multi))
-        faces = [_one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1
-                 else f for f in faces]
+        faces = [
+            _one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1 else f
+            for f in faces
+        ]
     faces = suppress_overlaps(faces, pips)
     faces = describe(work, gray, pips, faces)
     return faces, scale, work, gray
@@ -128,10 +138,15 @@ def read(
         dice.append(Die(f.value, conf, box, (f.center[0] * inv, f.center[1] * inv), tuple(flags)))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     ms = (time.perf_counter() - t0) * 1000
-    info = {"scale": scale, "candidates": len(faces),
-            "die_size_px": float(np.median([f.half_side * 2 * inv for f in kept])) if kept else None,
-            "area": None if poly is None else (np.asarray(poly) * inv).round(1).tolist()}
-    return Reading(w, h, tuple(dice), ms=ms, model_version=model.version if model else "", info=info)
+    info = {
+        "scale": scale,
+        "candidates": len(faces),
+        "die_size_px": float(np.median([f.half_side * 2 * inv for f in kept])) if kept else None,
+        "area": None if poly is None else (np.asarray(poly) * inv).round(1).tolist(),
+    }
+    return Reading(
+        w, h, tuple(dice), ms=ms, model_version=model.version if model else "", info=info
+    )
 
 
 def score(faces: list[FaceCandidate], model: DiceModel | None) -> tuple[np.ndarray, np.ndarray]:

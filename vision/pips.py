@@ -106,7 +106,7 @@ def find_pips(
     planes = {"gray": gray}
     if "chroma" in channels:
         planes["chroma"] = _chroma(bgr)
-    for name, plane in planes.items():
+    for plane in planes.values():
         img = plane
         for level in range(levels):
             if level > 0:
