@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench lint clean help train eval
+.PHONY: run test bench lint clean help eval live-clip render train
 
 help:
 	@echo "make run    create .venv, install, start the web app"
@@ -14,6 +14,7 @@ help:
 	@echo "make bench  print speed figures"
 	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...)"
 	@echo "make train  rebuild models/ (vision confidence) from the licensed photo folders"
+	@echo "make render [N=200 SEED=0 OUT=renders MIX=cocked=0.3,...]  render throws with Blender"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +45,13 @@ bench: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check scorer vision server cli tools tests
 
+# A test clip for the live camera (two throws, a hand sweeping in each) from labelled photos:
+# try `zilch watch --video build/live/two_throws.avi`, or feed the .y4m to a browser's fake camera.
+live-clip: $(VENV)/.installed-run
+	mkdir -p build/live
+	$(BIN)/python tools/live_clips.py build/live/two_throws.avi --sample 2
+	$(BIN)/python tools/live_clips.py build/live/two_throws.y4m --sample 2 --size 640x360 --fps 15 --still 3
+
 # Accuracy of vision.read per photo folder of ../shared/data (or $$ZILCH_DATA); plot in out/eval/.
 eval: $(VENV)/.installed-test
 	$(BIN)/python tools/eval.py $(EVAL_ARGS)
@@ -54,3 +62,14 @@ train: $(VENV)/.installed-test
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
+
+# Rendered throws with ground truth (needs Blender: apt-get install -y blender). Not part of `make
+# test`. Resumable: images already in OUT are kept; the same SEED gives the same images.
+N    ?= 200
+SEED ?= 0
+OUT  ?= renders
+MIX  ?=
+JOBS ?= 1
+render: $(VENV)/.installed-run
+	$(BIN)/python tools/render/run.py --out $(OUT) --n $(N) --seed $(SEED) --jobs $(JOBS) \
+		$(if $(MIX),--mix $(MIX))

@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from server import errors
 from server.models import HealthOut
 from server.reader import Reader, VisionReader
-from server.routers import games, photos, throws
+from server.routers import games, live, photos, throws
 from server.service import Games
 from server.sqlite_store import SQLiteStore
 from server.store import Store
@@ -64,6 +64,7 @@ def create_app(db: str | os.PathLike[str] | None = None, *, reader: Reader | Non
     app.include_router(games.router)
     app.include_router(throws.router)
     app.include_router(photos.router)
+    app.include_router(live.router)
 
     @app.get("/api/health", response_model=HealthOut, tags=["meta"],
              summary="Is the service up, and can it read photos")

@@ -45,7 +45,11 @@ class VisionReader:
 
     @property
     def version(self) -> str:
-        return str(getattr(self._vision, "MODEL_VERSION", "") or "vision")
+        """The shipped model's version (``untrained`` when no model file is installed)."""
+        from vision.model import default_model
+
+        model = default_model()
+        return (model.version or "unversioned") if model is not None else "untrained"
 
     def decode(self, data: bytes) -> np.ndarray:
         return self._vision.decode_image(data)

@@ -51,9 +51,12 @@ def _strategy():
 
 
 def _advise(faces: list[int], rules, view: engine.View) -> dict[str, Any] | None:
-    """The strategy's advice for these faces, with the turn and the player as they stand."""
+    """The strategy's advice for these faces, with the turn and the player as they stand.
+
+    None while the turn is still being solved for these rules (a reply never waits for it).
+    """
     strategy = _strategy()
-    if strategy is None or view.finished:
+    if strategy is None or view.finished or not _solved(rules):
         return None
     player = view.state.player(view.state.current)
     try:
@@ -68,11 +71,27 @@ def _advise(faces: list[int], rules, view: engine.View) -> dict[str, Any] | None
     return advice.to_json()
 
 
+#: rules whose turn is solved (advice is instant), and those being solved in the background
+_SOLVES: dict[Any, threading.Event] = {}
+_SOLVES_LOCK = threading.Lock()
+
+
+def _solved(rules) -> bool:
+    """True once the turn is solved for ``rules``; starts the solve the first time it is asked."""
+    warm_up_advice(rules)
+    return _SOLVES[rules].is_set()
+
+
 def warm_up_advice(rules) -> None:
-    """Solve the turn for these rules in the background (the first solve takes seconds)."""
+    """Solve the turn for these rules in the background, once (a solve takes seconds)."""
     strategy = _strategy()
     solve = getattr(strategy, "solve", None)
+    with _SOLVES_LOCK:
+        if rules in _SOLVES:
+            return
+        done = _SOLVES[rules] = threading.Event()
     if solve is None:
+        done.set()  # advise() solves for itself
         return
 
     def run() -> None:
@@ -80,8 +99,15 @@ def warm_up_advice(rules) -> None:
             solve(rules)
         except Exception:  # pragma: no cover - advice is optional
             log.exception("solving the turn for advice failed")
+        done.set()
 
     threading.Thread(target=run, name=f"solve-{rules.name}", daemon=True).start()
+
+
+def wait_for_advice(rules, timeout: float | None = None) -> bool:
+    """Wait until the turn is solved for ``rules`` (for tests and tools)."""
+    warm_up_advice(rules)
+    return _SOLVES[rules].wait(timeout)
 
 
 class Games:

@@ -172,6 +172,26 @@ def _outcome_shares(r: Row) -> dict[str, float]:
             "missed": max(0.0, 1.0 - right - flagged - wrong)}  # fmt: skip
 
 
+def worst(scores: list[ImageScore], n: int = 5) -> str:
+    """The photos to look at first: most silent errors, and slowest."""
+    lines = []
+    silent = sorted((s for s in scores if s.silent), key=lambda s: -s.silent)[:n]
+    if silent:
+        lines += [
+            "",
+            f"most silent errors (of {sum(1 for s in scores if s.silent)} photos with any):",
+        ]
+        lines += [f"  {s.silent:5d}  {s.name}  read {' '.join(map(str, s.read_values))[:60]}"
+                  for s in silent]  # fmt: skip
+    crashed = [s for s in scores if s.error]
+    if crashed:
+        lines += ["", f"crashed ({len(crashed)}):"]
+        lines += [f"  {s.name}: {s.error}" for s in crashed[:n]]
+    slow = sorted(scores, key=lambda s: -s.ms)[:n]
+    lines += ["", "slowest:"] + [f"  {s.ms:8.0f} ms  {s.name}" for s in slow]
+    return "\n".join(lines)
+
+
 def plot(table: list[Row], scores: list[ImageScore], path: Path) -> None:
     """Accuracy by folder (what became of the labelled dice, and throws) and by die size."""
     import matplotlib
@@ -287,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"eval of {args.reader} on {len(samples)} photos under {root}")
     print(describe_machine())
     print(report(table, source))
+    print(worst(scores))
     if skipped:
         print(f"\nlabels skipped as slips ({len(skipped)}):")
         for m in skipped:

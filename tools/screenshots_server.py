@@ -1,8 +1,9 @@
 """Screenshots of the web page for the README: the throw screen and the score sheet.
 
 Plays a few rounds of a keeling game through the API, uploads a photo of a throw, and takes
-phone-sized (375 px) pictures with headless Chromium. The photo is a drawn table read by the
-tests' scripted reader, so the picture shows the page, not the vision model's accuracy.
+phone-sized (375 px) pictures with headless Chromium. The photo is a real sample photo
+(``sample_images/``), read as its hand-checked label says, so the picture shows the page, not
+the vision model's accuracy.
 
 Run: `python tools/screenshots_server.py [--out docs]`.
 """
@@ -24,7 +25,9 @@ import httpx  # noqa: E402
 import uvicorn  # noqa: E402
 
 from server.app import create_app  # noqa: E402
-from tests.server.conftest import ScriptedReader, photo_of, reading_of  # noqa: E402
+from tests.server.conftest import SAMPLES, ScriptedReader, labelled_reading  # noqa: E402
+
+SAMPLE = "nell-byler-IMG_20191209_095800"  # six dice: 1 1 4 5 5 6
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -49,13 +52,10 @@ def main() -> None:
     args = p.parse_args()
     out = Path(args.out)
     out.mkdir(exist_ok=True)
-    reader = ScriptedReader("scripted")
-    throw = [1, 5, 5, 2, 3, 1]
+    reader = ScriptedReader("labels")
+    photo = SAMPLES / f"{SAMPLE}.jpg"
+    reader.shows(photo.read_bytes(), labelled_reading(SAMPLE))
     with tempfile.TemporaryDirectory() as tmp:
-        photo = Path(tmp) / "throw.jpg"
-        photo.write_bytes(reader.shows(photo_of(throw, seed=5, size=(1280, 720)),
-                                       reading_of([1, 5, 5, 2, 3, 6], {5: ("uncertain",)},
-                                                  size=(1280, 720))))
         app = create_app(Path(tmp) / "docs.db", reader=reader)
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -77,10 +77,8 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 375, "height": 812})
             page.goto(g["scorer_url"].replace("http://testserver", base))
             page.get_by_test_id("photo-input").set_input_files(str(photo))
-            page.get_by_test_id("fix-5-1").click()
             page.get_by_test_id("confirm").click()
-            page.get_by_test_id("keeps").wait_for()
-            page.locator("[data-testid=throw]").scroll_into_view_if_needed()
+            page.locator("[data-testid=throw][data-status=rolled]").wait_for()
             page.evaluate("window.scrollTo(0, document.querySelector('[data-testid=throw]')"
                           ".offsetTop - 8)")
             page.screenshot(path=out / "web-throw.png")

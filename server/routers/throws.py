@@ -113,9 +113,10 @@ async def reread(game_id: GameId, n: ThrowNo, games: Service,
         if throw.photo_sha256 is None or throw.reading is None:
             raise ApiError(f"throw {n} was typed: there is no photo to read again", status=409)
         data, _ = games.store.photo(throw.photo_sha256)
-        now = reader.read(reader.decode(data)).to_json()
-        return compare(throw.reading, throw.model_version, now,
-                       now_version=reader.version, rules=engine.rules_of(record))
+        reading = reader.read(reader.decode(data))
+        return compare(throw.reading, throw.model_version, reading.to_json(),
+                       now_version=reading.model_version or reader.version,
+                       rules=engine.rules_of(record))
 
     return await run_in_threadpool(work)
 

@@ -357,7 +357,9 @@ function photoCard(game, act) {
   return h("div", { class: "card" },
     h("h3", {}, `${game.state.current.player}: throw ${game.state.current.dice_left} dice`),
     h("label", { for: "photo-input", class: "button primary", style: "width:100%" }, "Take or upload a photo"),
-    input);
+    input,
+    h("a", { href: `live.html#game=${encodeURIComponent(game.id)}`, class: "button", testid: "live-camera",
+      style: "width:100%;margin-top:.5em" }, "Live camera: each throw read as it settles"));
 }
 
 function typeCard(game, act) {
@@ -601,7 +603,7 @@ async function showDispute(id, n) {
   const left = h("div", {});
   if (t.overlay_url) {
     left.append(h("div", { class: "photo" }, h("img", { src: `${t.overlay_url}?v=${t.notes.length}`, alt: "the photo with what was read", testid: "overlay-image" })),
-      h("p", {}, h("a", { href: t.photo_url, target: "_blank", rel: "noopener" }, "the photo as taken")));
+      h("p", {}, h("a", { href: t.photo_url, target: "_blank", rel: "noopener", class: "button" }, "The photo as taken")));
   }
   if (t.reading) {
     left.append(h("table", { class: "dice-read" }, h("tr", {}, h("th", {}, "#"), h("th", {}, "face"), h("th", {}, "confidence"), h("th", {}, "flags")),

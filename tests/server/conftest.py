@@ -95,6 +95,22 @@ class ScriptedReader:
         return self.script[image_key(image)]
 
 
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+def labelled_reading(name: str, version: str = "labels") -> Reading:
+    """The reading a sample photo's hand-checked label gives (``sample_images/NAME.json``)."""
+    import json
+
+    label = json.loads((SAMPLES / f"{name}.json").read_text())
+    dice = tuple(
+        Die(d["value"], 1.0, tuple(d["box"]),
+            (d["box"][0] + d["box"][2] / 2, d["box"][1] + d["box"][3] / 2))
+        for d in label["dice"]
+    )
+    return Reading(label["width"], label["height"], dice, model_version=version)
+
+
 @pytest.fixture
 def reader() -> ScriptedReader:
     return ScriptedReader()

@@ -617,7 +617,11 @@ def test_advice_comes_with_the_throw_where_the_strategy_is_installed(client, rea
     strategy = pytest.importorskip("scorer.strategy")
     if not hasattr(strategy, "advise"):
         pytest.skip("the strategy module has no advise() yet")
+    from scorer.rules import get_rules
+    from server.service import wait_for_advice
+
     gid, auth = new_game(client)
+    assert wait_for_advice(get_rules("keeling"), timeout=120)
     photo = reader.shows(photo_of([1, 5, 3, 5, 6, 2], seed=12), reading_of([1, 5, 3, 5, 6, 2]))
     t = post_photo(client, gid, auth, photo).json()["throw"]
     assert sorted(t["advice"]["throw"]) == [1, 2, 3, 5, 5, 6]

@@ -18,7 +18,13 @@ import pytest
 import uvicorn
 
 from server.app import create_app
-from tests.server.conftest import ScriptedReader, photo_of, reading_of
+from tests.server.conftest import (
+    SAMPLES,
+    ScriptedReader,
+    labelled_reading,
+    photo_of,
+    reading_of,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -30,15 +36,16 @@ pytestmark = [
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's /usr/bin/chromium"),
 ]
 
-THROW = [2, 5, 5, 5, 5, 2]
+#: a real photo of a known throw: six dark marbled dice showing 1 1 4 5 5 6 (BSD-3, nell-byler)
+SAMPLE = "nell-byler-IMG_20191209_095800"
 
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[str, Path, ScriptedReader]]:
+    # the page is under test here, not the vision model: the photo reads as its label says
     reader = ScriptedReader("test-model-1")
-    photo = tmp_path / "throw.jpg"
-    photo.write_bytes(reader.shows(photo_of(THROW, seed=21, size=(1280, 720)),
-                                   reading_of(THROW, size=(1280, 720))))
+    photo = SAMPLES / f"{SAMPLE}.jpg"
+    reader.shows(photo.read_bytes(), labelled_reading(SAMPLE, version="test-model-1"))
     app = create_app(tmp_path / "browser.db", reader=reader)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -79,46 +86,51 @@ def test_a_turn_in_the_browser(live, width):
 
             # a photo of a known throw: its faces and the maximum are on the page
             page.get_by_test_id("photo-input").set_input_files(str(photo))
-            expect(page.get_by_test_id("read-faces")).to_have_attribute("data-faces", "255552")
-            expect(page.get_by_test_id("max-points")).to_have_text("1000")
+            expect(page.get_by_test_id("read-faces")).to_have_attribute("data-faces", "115546")
+            expect(page.get_by_test_id("max-points")).to_have_text("300")
             expect(page.locator("[data-testid=overlay] g[data-flag=ok]")).to_have_count(6)
             page.wait_for_function("document.querySelector('[data-testid=overlay] img')"
-                                   ".naturalWidth === 1280")
+                                   ".naturalWidth === 640")
             page.screenshot(path=ARTIFACTS / f"throw-{width}.png", full_page=True)
             _no_overflow(page, width)
 
-            # confirm, keep the best (three pairs: hot dice), then type the next throw
+            # confirm and keep the best (1 1 5 5: 300), then type the next throws
             page.get_by_test_id("confirm").click()
             expect(page.get_by_test_id("throw-status")).to_have_text("rolled")
-            page.get_by_test_id("keep-225555").click()
-            expect(page.get_by_test_id("turn-points")).to_have_text("1000")
+            page.get_by_test_id("keep-1155").click()
+            expect(page.get_by_test_id("turn-points")).to_have_text("300")
+            expect(page.get_by_test_id("dice-left")).to_have_text("2")
+            for face in [5, 1]:
+                page.get_by_test_id(f"face-{face}").click()
+            page.get_by_test_id("type-roll").click()
+            page.get_by_test_id("keep-15").click()  # hot dice: six again
             expect(page.get_by_test_id("dice-left")).to_have_text("6")
             for face in [1, 1, 1, 3, 4, 6]:
                 page.get_by_test_id(f"face-{face}").click()
             page.get_by_test_id("type-roll").click()
             expect(page.get_by_test_id("max-points")).to_have_text("1000")
             page.get_by_test_id("keep-111").click()
-            expect(page.get_by_test_id("turn-points")).to_have_text("2000")
+            expect(page.get_by_test_id("turn-points")).to_have_text("1450")
             page.get_by_test_id("bank").click()
             expect(page.get_by_test_id("current-player")).to_have_text("Bee")
 
             # the running total on the sheet
             page.get_by_test_id("tab-sheet").click()
             cell = page.locator("table.sheet td[data-player=Alf][data-round='1']")
-            expect(cell).to_have_text("2000")
-            expect(page.get_by_test_id("total-Alf")).to_have_text("2000")
+            expect(cell).to_have_text("1450")
+            expect(page.get_by_test_id("total-Alf")).to_have_text("1450")
             page.screenshot(path=ARTIFACTS / f"sheet-{width}.png", full_page=True)
             _no_overflow(page, width)
 
             # the history and the dispute view of the photo
             page.get_by_test_id("tab-history").click()
-            expect(page.locator("[data-testid=history] li")).to_have_count(2)
+            expect(page.locator("[data-testid=history] li")).to_have_count(3)
             page.get_by_test_id("history-1").click()
             expect(page.get_by_test_id("dispute")).to_be_visible()
             expect(page.get_by_test_id("model-version")).to_have_text("test-model-1")
-            expect(page.get_by_test_id("dispute-keep")).to_contain_text("for 1000")
+            expect(page.get_by_test_id("dispute-keep")).to_contain_text("for 300")
             page.wait_for_function("document.querySelector('[data-testid=overlay-image]')"
-                                   "?.naturalWidth === 1280")
+                                   "?.naturalWidth === 640")
             page.get_by_test_id("reread-button").click()
             expect(page.get_by_test_id("reread-verdict")).to_contain_text("reads the same")
             page.screenshot(path=ARTIFACTS / f"dispute-{width}.png", full_page=True)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import time
 
 import httpx
+import pytest
 
 from tests.server.livehelpers import ROOT, free_port, wait_up
 
@@ -54,3 +57,34 @@ def test_bad_options_exit_2_with_one_line(tmp_path):
                            env=_env(tmp_path), capture_output=True, text=True, timeout=60)
         assert r.returncode == 2, (args, r.stderr)
         assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_serve_over_https_with_a_self_signed_certificate(tmp_path):
+    """The README's recipe: a self-signed certificate, --ssl-certfile and --ssl-keyfile."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=zilch", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True,
+                   timeout=60)
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db",
+                             str(tmp_path / "tls.db"), "--ssl-certfile", str(cert),
+                             "--ssl-keyfile", str(key)], cwd=tmp_path, env=_env(tmp_path),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert f"https://127.0.0.1:{port}/" in proc.stdout.readline()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                r = httpx.get(f"https://127.0.0.1:{port}/api/health", verify=str(cert))
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+                time.sleep(0.1)
+        assert r.json()["ok"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        proc.stdout.close()
+        proc.stderr.close()

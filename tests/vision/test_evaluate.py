@@ -168,6 +168,7 @@ def test_eval_script_end_to_end(tmp_path, monkeypatch, capsys):
     assert ev.main([*args, "test_evaluate:fake_read", "--train-folders", "none"]) == 0
     text = capsys.readouterr().out
     assert "held out" in text and "training figures" not in text
+    assert "most silent errors" in text and "nell-byler/test/a.jpg" in text  # the phantom
     res = json.loads((out / "results.json").read_text())
     [row] = res["rows"]
     assert (row["folder"], row["dice"], row["recall"], row["phantom"]) == ("nell-byler", 1, 1.0, 1)
