@@ -53,6 +53,12 @@ def test_truncated_jpeg_is_refused(keep):
         decode_image(cut)
 
 
+def test_data_after_the_end_of_a_jpeg_is_allowed():
+    # phones append things after the image (padding, a motion photo's video)
+    data = JPEG.read_bytes() + b"\x00" * 100 + b"ftypmp42" + bytes(range(200)) * 50
+    assert decode_image(data).shape[2] == 3
+
+
 def test_truncated_png():
     ok, png = cv2.imencode(".png", cv2.imread(str(JPEG)))
     data = png.tobytes()
