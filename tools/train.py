@@ -137,9 +137,28 @@ def cached(samples: list[D.Sample], desc: str, cache: Path | None) -> dict[str, 
     return d
 
 
+#: Which features the trees may split on. ``all``: every feature and the face patch. ``scalar``:
+#: the scale-free measurements only (no patch, no absolute grey level or polarity), which say
+#: whether the geometry is a die's and should carry over to tables not seen in training.
+COLUMNS = "all"
+
+
+def allowed_columns(kind: str) -> np.ndarray:
+    ok = np.ones(N_FEATURES, bool)
+    if kind == "scalar":
+        ok[N_SCALAR:] = False
+        for name in ("contrast_min", "polarity"):
+            ok[FEATURE_NAMES.index(name)] = False
+    return ok
+
+
 def fit_net(X: np.ndarray, y: np.ndarray, seed: int = SEED):
-    """A gradient-boosted tree ensemble on the features (patches turned 4 ways)."""
-    X, y = augment(X, y)
+    """A gradient-boosted tree ensemble on the features (patches turned 4 ways). Columns not
+    allowed are held constant, so no tree splits on them."""
+    X = X.copy()
+    X[:, ~allowed_columns(COLUMNS)] = 0.0
+    if COLUMNS == "all":
+        X, y = augment(X, y)
     clf = HistGradientBoostingClassifier(max_iter=TREES, max_leaf_nodes=LEAVES,
                                          learning_rate=0.1, l2_regularization=1.0,
                                          random_state=seed)
@@ -223,14 +242,18 @@ def sample_sources(folder: Path = REPO / "sample_images") -> set[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global COLUMNS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--holdout", choices=TRAIN_FOLDERS, help="leave a whole folder out")
     ap.add_argument("--out", type=Path, default=None, help="model file (default models/dice.npz)")
     ap.add_argument("--limit", type=int, default=0, help="at most N photos per folder (quick runs)")
+    ap.add_argument("--columns", choices=("all", "scalar"), default=COLUMNS,
+                    help="features the trees may use (default %(default)s)")
     ap.add_argument("--folds", type=int, default=5, help="cross-validation folds (whole photos)")
     ap.add_argument("--cache", type=Path, default=REPO / "out" / "train-cache",
                     help="where candidate features are cached between runs")
     args = ap.parse_args(argv)
+    COLUMNS = args.columns
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
 
@@ -282,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         "trees": TREES,
         "leaves": LEAVES,
         "folds": args.folds,
+        "columns": args.columns,
         "silent_error_budget": SILENT_ERROR_BUDGET,
         "figures": report,
         "machine": f"{platform.platform()} cpus={os.cpu_count()}",
