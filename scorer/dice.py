@@ -10,8 +10,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import product
 
 from scorer.errors import BadThrow, IllegalKeep
 
@@ -60,6 +61,34 @@ def counts_of(faces: Iterable[int]) -> tuple[int, int, int, int, int, int]:
     for f in faces:
         c[f - 1] += 1
     return tuple(c)  # type: ignore[return-value]
+
+
+def faces_of(counts: Iterable[int]) -> tuple[int, ...]:
+    """The sorted faces of a multiset given as counts: the inverse of :func:`counts_of`.
+
+    >>> faces_of((0, 2, 0, 0, 4, 0))
+    (2, 2, 5, 5, 5, 5)
+    """
+    return tuple(f for f, c in enumerate(counts, start=1) for _ in range(c))
+
+
+def sub_multisets(
+    counts: tuple[int, int, int, int, int, int],
+) -> Iterator[tuple[int, int, int, int, int, int]]:
+    """Every non-empty sub-multiset of ``counts``, as counts."""
+    for sub in product(*(range(c + 1) for c in counts)):
+        if any(sub):
+            yield sub  # type: ignore[misc]
+
+
+def spaced(faces: Iterable[int]) -> str:
+    """Dice as a player reads them out, sorted: ``spaced((5, 2, 5)) == '2 5 5'``."""
+    return " ".join(map(str, sorted(faces)))
+
+
+def bracketed(faces: Iterable[int]) -> str:
+    """Dice as in an event: ``bracketed((2, 2)) == '[2,2]'``."""
+    return "[" + ",".join(map(str, faces)) + "]"
 
 
 @dataclass(frozen=True)

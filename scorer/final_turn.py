@@ -98,8 +98,13 @@ def reach_table(rules: Rules) -> ReachTable:
     return ReachTable(rules, unit, off, success, overshoot)
 
 
-def reach_chance(rules: Rules, need: Fraction | int, turn_points: Fraction | int = 0,
-                 dice: int = MAX_DICE, on_board: bool = True) -> float:
+def reach_chance(
+    rules: Rules,
+    need: Fraction | int,
+    turn_points: Fraction | int = 0,
+    dice: int = MAX_DICE,
+    on_board: bool = True,
+) -> float:
     """The best chance that this turn banks at least ``need`` points in all, from
     ``turn_points`` with ``dice`` to roll."""
     table = reach_table(rules)

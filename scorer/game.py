@@ -44,10 +44,9 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
-from scorer.dice import MAX_DICE, Keep, Throw
+from scorer.dice import MAX_DICE, Keep, Throw, bracketed, faces_of, spaced, sub_multisets
 from scorer.errors import (
     BadSetup,
     BankRefused,
@@ -59,7 +58,7 @@ from scorer.errors import (
 )
 from scorer.points import format_points, points_json
 from scorer.rules import Rules
-from scorer.scoring import keep_split, kind_points, options, score_keep
+from scorer.scoring import keep_split, kind_points, options, score_keep, single_points
 
 #: What a zilch costs in a challenge turn: the first challenge, the second (zilch-pdf).
 CHALLENGE_COSTS = (600, 2000)
@@ -421,10 +420,10 @@ class GameState:
         if not (self.setup.options.pyramiding and any(self.turn.frozen)):
             return [(o.keep, o.points) for o in options(roll, self.rules)]
         found = []
-        for sub in _sub_multisets(roll.counts):
+        for sub in sub_multisets(roll.counts):
             scored = _score(roll, sub, self.turn.frozen, self)
             if scored is not None:
-                found.append((_keep_of(sub), scored[0]))
+                found.append((Keep(faces_of(sub)), scored[0]))
         return sorted(found, key=lambda kp: (-kp[1], len(kp[0]), kp[0].dice))
 
     def bank_refusal(self) -> str | None:
@@ -526,14 +525,14 @@ def _roll(state: GameState, ev: Roll) -> GameState:
     t = state.turn
     if t.roll is not None:
         raise IllegalEvent(
-            f"{_name(state)} must set aside scoring dice from the roll {_spaced(t.roll)} "
+            f"{_name(state)} must set aside scoring dice from the roll {spaced(t.roll.faces)} "
             "before rolling again."
         )
     throw = Throw(ev.dice)
     if len(throw) != t.dice_left:
         raise WrongDiceCount(
             f"{_name(state)} has {_dice_words(t.dice_left)} to roll, but the roll "
-            f"{_spaced(throw)} has {len(throw)}."
+            f"{spaced(throw.faces)} has {len(throw)}."
         )
     t = dataclasses.replace(t, roll=throw, rolls=t.rolls + 1)
     state = dataclasses.replace(state, turn=t)
@@ -557,9 +556,11 @@ def _set_aside(state: GameState, ev: SetAside) -> GameState:
         if not state.setup.options.pyramiding:
             score_keep(t.roll, keep, state.rules)  # raises IllegalKeep with the reason
         elif not keep.within(t.roll):
-            raise IllegalKeep(f"keep {_bracket(keep)} is not in the throw {_spaced(t.roll)}")
+            raise IllegalKeep(
+                f"keep {bracketed(keep.dice)} is not in the throw {spaced(t.roll.faces)}"
+            )
         raise IllegalKeep(
-            f"keep {_bracket(keep)} is not a scoring keep of {_spaced(t.roll)}, "
+            f"keep {bracketed(keep.dice)} is not a scoring keep of {spaced(t.roll.faces)}, "
             "even with the dice set aside before"
         )
     points, frozen = scored
@@ -666,7 +667,8 @@ def _bank_refusal(state: GameState) -> str | None:
         return f"{me.name} must roll before banking: a turn starts with a throw."
     if t.roll is not None:
         return (
-            f"{me.name} must set aside scoring dice from the roll {_spaced(t.roll)} before banking."
+            f"{me.name} must set aside scoring dice from the roll {spaced(t.roll.faces)} "
+            "before banking."
         )
     problem = _threshold_problem(state, t.total)
     if problem:
@@ -841,7 +843,7 @@ def _score(
     if not any(sub) or any(k > c for k, c in zip(sub, roll.counts, strict=True)):
         return None
     rules = state.rules
-    keep = _keep_of(sub)
+    keep = Keep(faces_of(sub))
     plain = options(roll, rules).find(keep)
     best: tuple[Fraction, Counts] | None = None
     if plain is not None:
@@ -869,7 +871,7 @@ def _pyramid(sub: Counts, frozen: Counts, rules: Rules) -> tuple[Fraction, Count
         alone = keep_split(tuple(k if f == face else 0 for f in range(1, 7)), rules)  # type: ignore[arg-type]
         if alone is not None:
             choices.append((alone[0], 0))
-        single = {1: rules.one_points, 5: rules.five_points}.get(face, 0)
+        single = single_points(face, rules)
         for j in (a,) if a else ():  # all the frozen dice of the face join, or none
             for group in range(max(3, j + 1), j + k + 1):
                 singles = j + k - group
@@ -888,25 +890,7 @@ def _pyramid(sub: Counts, frozen: Counts, rules: Rules) -> tuple[Fraction, Count
     return total, tuple(after)  # type: ignore[return-value]
 
 
-def _sub_multisets(counts: Counts) -> Iterable[Counts]:
-    for sub in product(*(range(c + 1) for c in counts)):
-        if any(sub):
-            yield sub  # type: ignore[misc]
-
-
-def _keep_of(sub: Counts) -> Keep:
-    return Keep(tuple(f for f, c in enumerate(sub, start=1) for _ in range(c)))
-
-
 # --- words -------------------------------------------------------------------------------
-
-
-def _spaced(throw: Throw) -> str:
-    return " ".join(map(str, throw.sorted))
-
-
-def _bracket(keep: Keep) -> str:
-    return "[" + ",".join(map(str, keep.dice)) + "]"
 
 
 def _dice_words(n: int) -> str:

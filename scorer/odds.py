@@ -182,18 +182,54 @@ def hot_dice_chain(n: int, rules: Rules, policy: str = "keep_all") -> Chain:
 
 #: Seed 000's "Zilch Odds Table" (percent), rows 6..1 dice. Its "run" is the 1-6 straight.
 SEED_000 = {
-    6: {"one_or_five": "91", "zilch": "2.5", "three_ones": "6", "three_of_a_kind": "36",
-        "three_pairs": "5", "straight": "1.5"},
-    5: {"one_or_five": "87", "zilch": "8.4", "three_ones": "4", "three_of_a_kind": "21",
-        "three_pairs": "0", "straight": "0"},
-    4: {"one_or_five": "80", "zilch": "16", "three_ones": "2", "three_of_a_kind": "10",
-        "three_pairs": "0", "straight": "0"},
-    3: {"one_or_five": "70", "zilch": "27", "three_ones": ".5", "three_of_a_kind": "3",
-        "three_pairs": "0", "straight": "0"},
-    2: {"one_or_five": "56", "zilch": "44", "three_ones": "0", "three_of_a_kind": "0",
-        "three_pairs": "0", "straight": "0"},
-    1: {"one_or_five": "33", "zilch": "67", "three_ones": "0", "three_of_a_kind": "0",
-        "three_pairs": "0", "straight": "0"},
+    6: {
+        "one_or_five": "91",
+        "zilch": "2.5",
+        "three_ones": "6",
+        "three_of_a_kind": "36",
+        "three_pairs": "5",
+        "straight": "1.5",
+    },
+    5: {
+        "one_or_five": "87",
+        "zilch": "8.4",
+        "three_ones": "4",
+        "three_of_a_kind": "21",
+        "three_pairs": "0",
+        "straight": "0",
+    },
+    4: {
+        "one_or_five": "80",
+        "zilch": "16",
+        "three_ones": "2",
+        "three_of_a_kind": "10",
+        "three_pairs": "0",
+        "straight": "0",
+    },
+    3: {
+        "one_or_five": "70",
+        "zilch": "27",
+        "three_ones": ".5",
+        "three_of_a_kind": "3",
+        "three_pairs": "0",
+        "straight": "0",
+    },
+    2: {
+        "one_or_five": "56",
+        "zilch": "44",
+        "three_ones": "0",
+        "three_of_a_kind": "0",
+        "three_pairs": "0",
+        "straight": "0",
+    },
+    1: {
+        "one_or_five": "33",
+        "zilch": "67",
+        "three_ones": "0",
+        "three_of_a_kind": "0",
+        "three_pairs": "0",
+        "straight": "0",
+    },
 }
 #: Seeds 001 and 002 (the same words): "the chances of zilching immediately" (percent).
 SEED_001_002_ZILCH = {6: "2.3", 5: "4.6", 4: "15.8", 3: "27.8", 2: "44.4", 1: "66.7"}
@@ -230,8 +266,11 @@ class SeedCheck:
             "dice": self.dice,
             "event": self.event,
             "published_percent": float(self.published),
-            "exact": {"num": self.exact.numerator, "den": self.exact.denominator,
-                      "p": round(float(self.exact), 6)},
+            "exact": {
+                "num": self.exact.numerator,
+                "den": self.exact.denominator,
+                "p": round(float(self.exact), 6),
+            },
             "right": self.right,
         }
 
@@ -261,8 +300,11 @@ def default_seed_rules() -> dict[str, Rules]:
     """Each seed checked under its own preset (000 keeling, 001 zilch-pdf, 002 classic-1990)."""
     from scorer.rules import get_rules
 
-    return {"000": get_rules("keeling"), "001": get_rules("zilch-pdf"),
-            "002": get_rules("classic-1990")}
+    return {
+        "000": get_rules("keeling"),
+        "001": get_rules("zilch-pdf"),
+        "002": get_rules("classic-1990"),
+    }
 
 
 __all__ = [

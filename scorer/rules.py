@@ -105,6 +105,9 @@ class Rules:
             value = getattr(self, f.name)
             if f.type == "int" and isinstance(value, int) and value < 0:
                 problems.append(f"{f.name} must not be negative")
+        for name in ("three_ones", "triple_multiplier"):
+            if getattr(self, name) < 1:  # a triple worth 0 would be a keep that scores nothing
+                problems.append(f"{name} must be at least 1")
         if self.dice != 6:
             problems.append("dice must be 6 (the engine plays with six dice)")
         if self.zilch_penalty and self.zilch_penalty_after < 1:

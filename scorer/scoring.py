@@ -18,9 +18,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import product
 
-from scorer.dice import MAX_DICE, Keep, Throw, counts_of
+from scorer.dice import (
+    MAX_DICE,
+    Keep,
+    Throw,
+    bracketed,
+    counts_of,
+    faces_of,
+    spaced,
+    sub_multisets,
+)
 from scorer.errors import IllegalKeep
 from scorer.points import format_points, points_json
 from scorer.rules import Rules
@@ -107,7 +115,8 @@ def kind_points(face: int, count: int, rules: Rules) -> Fraction | None:
     raise AssertionError(rules.kind_bonus)  # Rules validates kind_bonus
 
 
-def _single_points(face: int, rules: Rules) -> int:
+def single_points(face: int, rules: Rules) -> int:
+    """A single die of ``face``: 100 for a 1, 50 for a 5 (by default), else 0."""
     return {1: rules.one_points, 5: rules.five_points}.get(face, 0)
 
 
@@ -115,7 +124,7 @@ def _face_split(face: int, count: int, rules: Rules) -> tuple[Fraction, tuple[Co
     """Best way to score ``count`` kept dice of one face, or None if some die cannot score."""
     if count == 0:
         return Fraction(0), ()
-    single = _single_points(face, rules)
+    single = single_points(face, rules)
     best: tuple[Fraction, tuple[Combo, ...]] | None = None
     # group = how many of these dice form one "n of a kind"; the rest must be singles
     for group in [0, *range(3, count + 1)]:
@@ -161,7 +170,7 @@ def keep_split(counts: Counts, rules: Rules) -> tuple[Fraction, tuple[Combo, ...
     if sum(counts) == 0:
         return None
     candidates: list[tuple[Fraction, tuple[Combo, ...]]] = []
-    dice = tuple(f for f, c in enumerate(counts, start=1) for _ in range(c))
+    dice = faces_of(counts)
     if sum(counts) == MAX_DICE:
         if rules.straight and counts == (1, 1, 1, 1, 1, 1):
             p = Fraction(rules.straight)
@@ -187,12 +196,6 @@ def keep_split(counts: Counts, rules: Rules) -> tuple[Fraction, tuple[Combo, ...
     return max(candidates, key=lambda c: (c[0], -len(c[1])))
 
 
-def _sub_multisets(counts: Counts) -> Iterator[Counts]:
-    for sub in product(*(range(c + 1) for c in counts)):
-        if any(sub):
-            yield sub  # type: ignore[misc]
-
-
 def _option_order(o: Option) -> tuple:
     # best first; among equal points, hot dice, then the keep that leaves most dice to roll
     return (-o.points, not o.hot_dice, len(o.keep), o.keep.dice)
@@ -202,16 +205,16 @@ def _option_order(o: Option) -> tuple:
 def _options_for(counts: Counts, rules: Rules) -> tuple[Option, ...]:
     thrown = sum(counts)
     found = []
-    for sub in _sub_multisets(counts):
+    for sub in sub_multisets(counts):
         split = keep_split(sub, rules)
         if split is None:
             continue
         kept = sum(sub)
-        keep = Keep(tuple(f for f, c in enumerate(sub, start=1) for _ in range(c)))
+        keep = Keep(faces_of(sub))
         hot = kept == thrown
         found.append(Option(keep, split[0], split[1], 0 if hot else thrown - kept, hot))
     if not found and thrown == MAX_DICE and rules.six_dice_nothing:
-        dice = tuple(f for f, c in enumerate(counts, start=1) for _ in range(c))
+        dice = faces_of(counts)
         p = Fraction(rules.six_dice_nothing)
         found.append(Option(Keep(dice), p, (Combo("no scoring dice", dice, p),), 0, True))
     return tuple(sorted(found, key=_option_order))
@@ -271,17 +274,14 @@ def score_keep(throw: Throw | str, keep: Keep | str, rules: Rules) -> Option:
     """The option for keeping ``keep`` from ``throw``; :class:`IllegalKeep` says why not."""
     throw = throw if isinstance(throw, Throw) else Throw.parse(throw)
     keep = keep if isinstance(keep, Keep) else Keep.parse(keep)
-    spaced = " ".join(map(str, throw.sorted))
     if not keep.within(throw):
-        raise IllegalKeep(f"keep {_bracket(keep)} is not in the throw {spaced}")
+        raise IllegalKeep(f"keep {bracketed(keep.dice)} is not in the throw {spaced(throw.faces)}")
     found = options(throw, rules).find(keep)
     if found is None:
-        raise IllegalKeep(f"keep {_bracket(keep)} is not a scoring keep of {spaced}")
+        raise IllegalKeep(
+            f"keep {bracketed(keep.dice)} is not a scoring keep of {spaced(throw.faces)}"
+        )
     return found
-
-
-def _bracket(keep: Keep) -> str:
-    return "[" + ",".join(map(str, keep.dice)) + "]"
 
 
 def is_zilch(throw: Throw | str, rules: Rules) -> bool:
@@ -298,5 +298,6 @@ __all__ = [
     "kind_points",
     "options",
     "score_keep",
+    "single_points",
     "triple_points",
 ]

@@ -60,8 +60,7 @@ def _value_after(sol: Solution, table: int, t: int, m: int) -> float:
     return float(sol.value[table, t, m - 1])
 
 
-def play_turn(sol: Solution, ctx: Context,
-              rng: np.random.Generator) -> tuple[float, Context]:
+def play_turn(sol: Solution, ctx: Context, rng: np.random.Generator) -> tuple[float, Context]:
     """One turn by the policy from context ``ctx``: its score, and the context of the
     player's next turn."""
     rules = sol.rules
@@ -95,8 +94,14 @@ def play_turn(sol: Solution, ctx: Context,
             return secured + t * float(unit), Context(True, 0)
 
 
-def play_turns(rules: Rules, turns: int, rng: np.random.Generator,
-               on_board: bool = True, streak: int = 0, follow_streak: bool = True) -> Run:
+def play_turns(
+    rules: Rules,
+    turns: int,
+    rng: np.random.Generator,
+    on_board: bool = True,
+    streak: int = 0,
+    follow_streak: bool = True,
+) -> Run:
     """``turns`` turns in a row by the policy. With ``follow_streak`` the zilch streak (and
     getting on the board) carries from turn to turn, so the mean estimates the long-run
     average; without, every turn starts in the same context."""

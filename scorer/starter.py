@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from numbers import Real
 
 from scorer.dice import MAX_DICE, Keep, Throw
 from scorer.errors import IllegalEvent, WrongDiceCount
@@ -92,6 +93,11 @@ def starter_turn_points(
 
 def roll_until_zilch_starter(totals: Mapping[str, Fraction | int]) -> StarterResult:
     """classic-1990: the highest total before the zilch starts; tied leaders roll again."""
+    for name, total in totals.items():
+        if isinstance(total, bool) or not isinstance(total, Real) or total < 0:
+            raise IllegalEvent(
+                f"{name}'s total before the zilch must be 0 or more points, not {total!r}."
+            )
     return _highest(totals)
 
 

@@ -58,8 +58,11 @@ class BadAdviceState(ZilchError):
 
 def _points_unit(rules: Rules) -> Fraction:
     """The largest step that every keep's points, and every threshold, are whole multiples of."""
-    values: list[Fraction] = [Fraction(rules.first_bank), Fraction(rules.min_bank),
-                              Fraction(rules.zilch_penalty)]
+    values: list[Fraction] = [
+        Fraction(rules.first_bank),
+        Fraction(rules.min_bank),
+        Fraction(rules.zilch_penalty),
+    ]
     for n in range(1, MAX_DICE + 1):
         for counts, _ in multisets(n):
             values.extend(o.points for o in _options_for(counts, rules))
@@ -154,8 +157,7 @@ def _contexts(rules: Rules) -> tuple[list[Context], dict[Context, int]]:
     if rules.turning_the_corner:
         # after a corner the player is on the board; the streak before the turn still counts
         # (and so does the board, for a penalty that waits for the board)
-        boards = (True,) if rules.penalty_before_board or not rules.zilch_penalty else (
-            True, False)
+        boards = (True,) if rules.penalty_before_board or not rules.zilch_penalty else (True, False)
         for b in boards:
             for s in range(streaks):
                 pc = Context(b, s, corner=True)
@@ -228,8 +230,10 @@ class Solution:
     p_zilch: np.ndarray = field(repr=False)
 
     def __repr__(self) -> str:
-        return (f"Solution(rules={self.rules.name!r}, gain={self.gain:.6f}, "
-                f"contexts={len(self.contexts)}, iterations={self.iterations})")
+        return (
+            f"Solution(rules={self.rules.name!r}, gain={self.gain:.6f}, "
+            f"contexts={len(self.contexts)}, iterations={self.iterations})"
+        )
 
     @property
     def expected_turn_score(self) -> float:
@@ -256,8 +260,9 @@ class Solution:
             return streaks - 1
         return streak
 
-    def bank_threshold(self, dice: int, on_board: bool = True, streak: int = 0,
-                       upto: int = 20000) -> int | None:
+    def bank_threshold(
+        self, dice: int, on_board: bool = True, streak: int = 0, upto: int = 20000
+    ) -> int | None:
         """The fewest points from which the policy banks with ``dice`` left, at every reachable
         total up to ``upto``; None when it never banks there (always rolls on)."""
         t = self.table(on_board, streak)
@@ -318,8 +323,18 @@ class Solution:
 
 
 #: The arrays of a :class:`Solution`, as stored by :func:`solution_arrays`.
-_ARRAYS = ("h", "value", "roll", "expected", "bank", "hot_value", "hot_expected",
-           "start_value", "start_expected", "p_zilch")
+_ARRAYS = (
+    "h",
+    "value",
+    "roll",
+    "expected",
+    "bank",
+    "hot_value",
+    "hot_expected",
+    "start_value",
+    "start_expected",
+    "p_zilch",
+)
 
 
 def solution_arrays(s: Solution) -> dict[str, np.ndarray]:
@@ -336,8 +351,14 @@ def solution_from_arrays(rules: Rules, arrays: dict[str, np.ndarray]) -> Solutio
     if arrays["value"].shape[0] != len(ctxs):
         raise ValueError("stored tables do not fit these rules")
     return Solution(
-        rules=rules, unit=_throws(rules).unit, cap=int(cap), contexts=tuple(ctxs), index=index,
-        gain=gain, iterations=int(iterations), seconds=seconds,
+        rules=rules,
+        unit=_throws(rules).unit,
+        cap=int(cap),
+        contexts=tuple(ctxs),
+        index=index,
+        gain=gain,
+        iterations=int(iterations),
+        seconds=seconds,
         **{k: np.asarray(arrays[k]) for k in _ARRAYS},
     )
 
@@ -443,8 +464,9 @@ def solve(rules: Rules, cap_points: int = DEFAULT_CAP) -> Solution:
                 bestv = np.take_along_axis(g, arg[:, :, None], axis=2)[:, :, 0]
                 choice[:, t, :] = arg
                 r = bestv @ W + pz[None, :] * zil_val[:, None]  # (nctx, 6)
-                chosen = np.take_along_axis(idx[None, :, :].repeat(nctx, 0), arg[:, :, None],
-                                            axis=2)[:, :, 0]  # (nctx, nz)
+                chosen = np.take_along_axis(
+                    idx[None, :, :].repeat(nctx, 0), arg[:, :, None], axis=2
+                )[:, :, 0]  # (nctx, nz)
                 dg = DA[cidx3, kidx, chosen[:, None, :]]  # (nctx, nctx, nz)
                 dr = (dg.reshape(nctx * nctx, -1) @ W).reshape(nctx, nctx, 6)
                 dr = dr.transpose(0, 2, 1) + pz[None, :, None] * zil_grad[:, None, :]
@@ -497,15 +519,33 @@ def solve(rules: Rules, cap_points: int = DEFAULT_CAP) -> Solution:
     seconds = time.process_time() - t0
     log.info("solved %s in %.2f s (%d iterations)", rules.name, seconds, iterations)
     return Solution(
-        rules=rules, unit=unit, cap=cap, contexts=tuple(ctxs), index=index, h=theta,
-        gain=float(gain), value=value, roll=rollv, expected=expected, bank=banks,
-        hot_value=hotv, hot_expected=hot_expected, start_value=start_v,
-        start_expected=start_expected, iterations=iterations, seconds=seconds, p_zilch=pz,
+        rules=rules,
+        unit=unit,
+        cap=cap,
+        contexts=tuple(ctxs),
+        index=index,
+        h=theta,
+        gain=float(gain),
+        value=value,
+        roll=rollv,
+        expected=expected,
+        bank=banks,
+        hot_value=hotv,
+        hot_expected=hot_expected,
+        start_value=start_v,
+        start_expected=start_expected,
+        iterations=iterations,
+        seconds=seconds,
+        p_zilch=pz,
     )
 
 
-def _evaluate(a: np.ndarray, d: np.ndarray, ctxs: list[Context], on0: int,
-              ) -> tuple[np.ndarray, float]:
+def _evaluate(
+    a: np.ndarray,
+    d: np.ndarray,
+    ctxs: list[Context],
+    on0: int,
+) -> tuple[np.ndarray, float]:
     """The relative values and the average score per turn of a fixed policy.
 
     For each context c the first roll is worth ``a[c] + d[c] . theta``: ``h(c) + gain`` for a
@@ -667,9 +707,16 @@ def advise(
     top = max((f[3] for f in found), default=0.0)
     advice = [
         KeepAdvice(
-            keep=o.keep, points=o.points, dice_left=dice, hot_dice=o.hot_dice, corner=corner,
-            value=value, expected=expected, p_zilch_next=float(sol.p_zilch[dice - 1]),
-            then=then, loss=top - value,
+            keep=o.keep,
+            points=o.points,
+            dice_left=dice,
+            hot_dice=o.hot_dice,
+            corner=corner,
+            value=value,
+            expected=expected,
+            p_zilch_next=float(sol.p_zilch[dice - 1]),
+            then=then,
+            loss=top - value,
         )
         for o, dice, corner, value, expected, then in found
     ]
@@ -678,8 +725,15 @@ def advise(
     return Advice(throw, rules, tp, on_board, sol._streak(streak), tuple(advice), penalty)
 
 
-def _advise_need(throw: Throw, rules: Rules, tp: Fraction, need: Fraction, on_board: bool,
-                 sol: Solution, streak: int) -> Advice:
+def _advise_need(
+    throw: Throw,
+    rules: Rules,
+    tp: Fraction,
+    need: Fraction,
+    on_board: bool,
+    sol: Solution,
+    streak: int,
+) -> Advice:
     from scorer.final_turn import effective_need, reach_table
 
     if need <= 0:
@@ -696,10 +750,19 @@ def _advise_need(throw: Throw, rules: Rules, tp: Fraction, need: Fraction, on_bo
         found.append((o, dice, chance, expected, "bank" if r <= 0 else "roll"))
     top = max((f[2] for f in found), default=0.0)
     advice = [
-        KeepAdvice(keep=o.keep, points=o.points, dice_left=dice, hot_dice=o.hot_dice,
-                   corner=False, value=chance, expected=expected,
-                   p_zilch_next=float(sol.p_zilch[dice - 1]), then=then, loss=top - chance,
-                   p_reach=chance)
+        KeepAdvice(
+            keep=o.keep,
+            points=o.points,
+            dice_left=dice,
+            hot_dice=o.hot_dice,
+            corner=False,
+            value=chance,
+            expected=expected,
+            p_zilch_next=float(sol.p_zilch[dice - 1]),
+            then=then,
+            loss=top - chance,
+            p_reach=chance,
+        )
         for o, dice, chance, expected, then in found
     ]
     advice.sort(key=lambda a: (-a.value, -a.expected, len(a.keep)))

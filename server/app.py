@@ -34,8 +34,12 @@ def db_path(db: str | os.PathLike[str] | None = None) -> Path:
     return Path(db or os.environ.get("ZILCH_DB") or DEFAULT_DB)
 
 
-def create_app(db: str | os.PathLike[str] | None = None, *, reader: Reader | None = None,
-               store: Store | None = None) -> FastAPI:
+def create_app(
+    db: str | os.PathLike[str] | None = None,
+    *,
+    reader: Reader | None = None,
+    store: Store | None = None,
+) -> FastAPI:
     """The app, on the SQLite file ``db`` (see :func:`db_path`), or on ``store``.
 
     The store opens (and migrates) when the app starts and closes when it stops.
@@ -66,8 +70,12 @@ def create_app(db: str | os.PathLike[str] | None = None, *, reader: Reader | Non
     app.include_router(photos.router)
     app.include_router(live.router)
 
-    @app.get("/api/health", response_model=HealthOut, tags=["meta"],
-             summary="Is the service up, and can it read photos")
+    @app.get(
+        "/api/health",
+        response_model=HealthOut,
+        tags=["meta"],
+        summary="Is the service up, and can it read photos",
+    )
     def health() -> dict:
         the = app.state.games
         r = app.state.reader

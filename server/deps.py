@@ -11,8 +11,9 @@ from server.reader import Reader, get_reader
 from server.service import Games
 from server.store import GameRecord
 
-GameId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
-                             description="the game's id")]
+GameId = Annotated[
+    str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$", description="the game's id")
+]
 ThrowNo = Annotated[int, Path(ge=1, le=1_000_000, description="the throw's number in the game")]
 
 

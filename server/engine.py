@@ -62,13 +62,13 @@ class View:
     def turn_points(self) -> Any:
         return self.json["current"]["turn_points"]
 
-
     @property
     def keeps(self) -> list[dict[str, Any]]:
         """The legal keeps of the roll waiting for one, with the engine's points (pyramiding
         included), best first."""
-        return [{"keep": list(k.dice), "points": points_json(p)}
-                for k, p in self.state.legal_keeps()]
+        return [
+            {"keep": list(k.dice), "points": points_json(p)} for k, p in self.state.legal_keeps()
+        ]
 
     def sheet(self, document_scale: bool = False) -> dict[str, Any]:
         """The score sheet as data: rows of cells, one column per player."""
@@ -78,8 +78,9 @@ class View:
         return out
 
 
-def new_game(rules: Rules, players: Sequence[str], target: int | None,
-             options: dict[str, Any]) -> Any:
+def new_game(
+    rules: Rules, players: Sequence[str], target: int | None, options: dict[str, Any]
+) -> Any:
     """A fresh game state; the engine refuses a bad set-up with a :class:`ZilchError`."""
     return game_engine.new_game(rules, list(players), target=target, options=options or None)
 

@@ -59,6 +59,7 @@ STATUS_OF: tuple[tuple[type[Exception], int], ...] = (
     (ZilchError, 422),
 )
 
+
 #: Standard error responses for the OpenAPI description of a route.
 def responses(*codes: int) -> dict[int | str, dict]:
     from server.models import ErrorOut

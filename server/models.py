@@ -23,8 +23,9 @@ class PresetOut(BaseModel):
     name: str
     summary: str
     source: str
-    starter_rule: str = Field(description="how the first player is chosen: any, one_die, "
-                              "roll_until_zilch")
+    starter_rule: str = Field(
+        description="how the first player is chosen: any, one_die, roll_until_zilch"
+    )
     target: int
     first_bank: int
     min_bank: int
@@ -41,14 +42,17 @@ class GameCreate(BaseModel):
     preset: str = Field("keeling", examples=["keeling"], description="a preset name")
     rules: dict[str, Any] = Field(
         default_factory=dict,
-        description="house changes to the preset's fields, e.g. {\"three_pairs\": 1500}",
+        description='house changes to the preset\'s fields, e.g. {"three_pairs": 1500}',
     )
-    players: list[str] = Field(min_length=1, max_length=12, examples=[["Alf", "Bee"]],
-                               description="in playing order")
-    target: int | None = Field(None, gt=0, description="points that end the game (default: "
-                               "the preset's)")
-    options: dict[str, Any] = Field(default_factory=dict,
-                                    description="optional rules (zilch-pdf: pyramiding, ...)")
+    players: list[str] = Field(
+        min_length=1, max_length=12, examples=[["Alf", "Bee"]], description="in playing order"
+    )
+    target: int | None = Field(
+        None, gt=0, description="points that end the game (default: the preset's)"
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="optional rules (zilch-pdf: pyramiding, ...)"
+    )
 
     @field_validator("players")
     @classmethod
@@ -145,22 +149,32 @@ class GameOut(BaseModel):
     events: int = Field(description="how many events the log holds (the next is events + 1)")
     state: GameStateOut
     sheet: SheetOut
-    sheet_document: SheetOut | None = Field(None, description="the sheet on the preset's own "
-                                            "scale, when it has one (classic-1990: 500 is 5)")
-    keeps: list[KeepPoints] = Field(default_factory=list, description="the legal keeps of the "
-                                    "roll waiting for one, with the engine's points")
+    sheet_document: SheetOut | None = Field(
+        None,
+        description="the sheet on the preset's own scale, when it has one (classic-1990: 500 is 5)",
+    )
+    keeps: list[KeepPoints] = Field(
+        default_factory=list,
+        description="the legal keeps of the roll waiting for one, with the engine's points",
+    )
     sheet_scale: int = 1
-    pending_throw: int | None = Field(None, description="the throw waiting for a keep, or a "
-                                      "photo waiting to be confirmed")
-    zilch_throw: int | None = Field(None, description="the throw that was just a zilch (the "
-                                    "last event), to show it")
+    pending_throw: int | None = Field(
+        None, description="the throw waiting for a keep, or a photo waiting to be confirmed"
+    )
+    zilch_throw: int | None = Field(
+        None, description="the throw that was just a zilch (the last event), to show it"
+    )
 
 
 class GameCreated(GameOut):
-    token: str = Field(description="the scorer token: send it as `Authorization: Bearer ...` "
-                       "with every write; shown once, never stored in clear")
-    scorer_url: str = Field(description="the page for the scorer (the token is in the fragment, "
-                            "which browsers never send to the server)")
+    token: str = Field(
+        description="the scorer token: send it as `Authorization: Bearer ...` "
+        "with every write; shown once, never stored in clear"
+    )
+    scorer_url: str = Field(
+        description="the page for the scorer (the token is in the fragment, "
+        "which browsers never send to the server)"
+    )
     viewer_url: str = Field(description="a read-only page for the other players")
 
 
@@ -184,12 +198,17 @@ class EventIn(BaseModel):
     keep: list[int] | None = Field(None, min_length=1, max_length=6, examples=[[1]])
     bank: Literal[True] | None = None
     undo: Literal[True] | None = None
-    challenge: str | None = Field(None, description="zilch-pdf with challenging: the player "
-                                  "challenged, before the turn's first roll")
-    join: str | None = Field(None, description="zilch-pdf with late players: a player who "
-                             "joins between turns")
-    skip: Literal[True] | None = Field(None, description="zilch-pdf with late players: the "
-                                       "player due is away and catches up later")
+    challenge: str | None = Field(
+        None,
+        description="zilch-pdf with challenging: the player "
+        "challenged, before the turn's first roll",
+    )
+    join: str | None = Field(
+        None, description="zilch-pdf with late players: a player who joins between turns"
+    )
+    skip: Literal[True] | None = Field(
+        None, description="zilch-pdf with late players: the player due is away and catches up later"
+    )
 
     def kind(self) -> str:
         given = [k for k in EVENT_KINDS if getattr(self, k) is not None]
@@ -293,11 +312,14 @@ class ThrowOut(BaseModel):
     source: Literal["photo", "typed"]
     player: str | None = Field(None, description="whose throw it was")
     dice_expected: int
-    status: str = Field(description="rethrow, confirm, ready (faces known, waiting to be "
-                        "confirmed), rolled (in the game, waiting for a keep), kept, zilch, undone")
+    status: str = Field(
+        description="rethrow, confirm, ready (faces known, waiting to be "
+        "confirmed), rolled (in the game, waiting for a keep), kept, zilch, undone"
+    )
     problem: str | None = Field(None, description="why the reading cannot be played as it is")
-    faces: list[int] | None = Field(None, description="the faces in play: the confirmed faces, "
-                                    "else the reading's")
+    faces: list[int] | None = Field(
+        None, description="the faces in play: the confirmed faces, else the reading's"
+    )
     reading: ReadingOut | None = None
     model_version: str | None = None
     options: OptionsOut | None = Field(None, description="the options shown for the faces")
@@ -335,10 +357,12 @@ class DieFix(BaseModel):
 class ConfirmIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    faces: list[int] = Field(min_length=1, max_length=6,
-                             description="the faces as the scorer sees them")
-    dice: list[DieFix] | None = Field(None, description="the dice whose face the scorer "
-                                      "tapped, for the record")
+    faces: list[int] = Field(
+        min_length=1, max_length=6, description="the faces as the scorer sees them"
+    )
+    dice: list[DieFix] | None = Field(
+        None, description="the dice whose face the scorer tapped, for the record"
+    )
 
 
 class KeepIn(BaseModel):
@@ -390,8 +414,11 @@ class StarterIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     preset: str = "keeling"
-    seating: list[str] | None = Field(None, description="the players in seating order: the "
-                                      "reply's order starts with the starter, then to their left")
+    seating: list[str] | None = Field(
+        None,
+        description="the players in seating order: the "
+        "reply's order starts with the starter, then to their left",
+    )
     throws: dict[str, Points] = Field(
         min_length=1,
         description="one entry per player still in the running, by the preset's starter_rule: "
@@ -405,8 +432,9 @@ class StarterOut(BaseModel):
     starter: str | None = Field(description="who starts, when it is decided")
     throw_again: list[str] = Field(description="the players tied for highest, who throw again")
     starter_rule: str
-    order: list[str] | None = Field(None, description="the playing order, when the starter "
-                                    "is decided and a seating was given")
+    order: list[str] | None = Field(
+        None, description="the playing order, when the starter is decided and a seating was given"
+    )
 
 
 class HealthOut(BaseModel):

@@ -33,8 +33,9 @@ def kind_of(data: bytes) -> str:
 def thumbnail(image: np.ndarray, size: int = THUMB_SIZE) -> bytes:
     h, w = image.shape[:2]
     scale = min(1.0, size / max(h, w))
-    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
-                       interpolation=cv2.INTER_AREA)
+    small = cv2.resize(
+        image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA
+    )
     ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
     assert ok
     return buf.tobytes()
@@ -58,8 +59,12 @@ def _die_kind(flags: list[str]) -> str:
     return "ok"
 
 
-def overlay(image: np.ndarray, reading: dict[str, Any], faces: list[int] | None = None,
-            corrected: dict[int, int] | None = None) -> bytes:
+def overlay(
+    image: np.ndarray,
+    reading: dict[str, Any],
+    faces: list[int] | None = None,
+    corrected: dict[int, int] | None = None,
+) -> bytes:
     """A JPEG of the photo with each die's box, value and flag drawn on it.
 
     ``corrected`` maps a die's index to the face the scorer told, drawn beside the value read.
@@ -83,18 +88,40 @@ def overlay(image: np.ndarray, reading: dict[str, Any], faces: list[int] | None 
         _label(out, label, (x, y), above=True, colour=colour, scale=scale, thick=thick)
         if kind in (COCKED, OFF_TABLE):  # the verdict goes under the box
             words = "cocked" if kind == COCKED else "off table"
-            _label(out, words, (x, y + bh), above=False, colour=colour, scale=scale * 0.7,
-                   thick=max(1, thick - 1))
+            _label(
+                out,
+                words,
+                (x, y + bh),
+                above=False,
+                colour=colour,
+                scale=scale * 0.7,
+                thick=max(1, thick - 1),
+            )
     if reading.get("rethrow"):
-        _label(out, "THROW AGAIN", (8, 8), above=False, colour=COLOURS[COCKED],
-               scale=scale * 1.2, thick=thick + 1)
+        _label(
+            out,
+            "THROW AGAIN",
+            (8, 8),
+            above=False,
+            colour=COLOURS[COCKED],
+            scale=scale * 1.2,
+            thick=thick + 1,
+        )
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 85])
     assert ok
     return buf.tobytes()
 
 
-def _label(img: np.ndarray, text: str, at: tuple[int, int], *, above: bool,
-           colour: tuple[int, int, int], scale: float, thick: int) -> None:
+def _label(
+    img: np.ndarray,
+    text: str,
+    at: tuple[int, int],
+    *,
+    above: bool,
+    colour: tuple[int, int, int],
+    scale: float,
+    thick: int,
+) -> None:
     """Black text on a filled tag of the die's colour, above or below the point ``at``."""
     x, y = at
     (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
@@ -105,5 +132,13 @@ def _label(img: np.ndarray, text: str, at: tuple[int, int], *, above: bool,
     top = min(max(0, top), img.shape[0] - th - base - 4)
     x = min(max(0, x), max(0, img.shape[1] - tw - 6))
     cv2.rectangle(img, (x, top), (x + tw + 6, top + th + base + 4), colour, -1)
-    cv2.putText(img, text, (x + 3, top + th + 2), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0),
-                max(1, thick - 1), cv2.LINE_AA)
+    cv2.putText(
+        img,
+        text,
+        (x + 3, top + th + 2),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        scale,
+        (0, 0, 0),
+        max(1, thick - 1),
+        cv2.LINE_AA,
+    )

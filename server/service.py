@@ -14,7 +14,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from scorer import Keep, Throw, check_claim, options
+from scorer import Keep, Throw, check_claim, options, strategy
 from scorer import errors as scorer_errors
 from scorer.errors import ZilchError
 from scorer.rules import get_rules
@@ -33,21 +33,9 @@ from server.store import (
 
 log = logging.getLogger(__name__)
 
-#: the engine's "the game is over" error, answered 409 rather than 422
-_ENGINE_GAME_OVER = getattr(scorer_errors, "GameOver", None)
-
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _strategy():
-    """The strategy module (optional: the strategy issue), or None where it is not installed."""
-    try:
-        from scorer import strategy
-    except ImportError:
-        return None
-    return strategy if hasattr(strategy, "advise") else None
 
 
 def _advise(faces: list[int], rules, view: engine.View) -> dict[str, Any] | None:
@@ -55,14 +43,17 @@ def _advise(faces: list[int], rules, view: engine.View) -> dict[str, Any] | None
 
     None while the turn is still being solved for these rules (a reply never waits for it).
     """
-    strategy = _strategy()
-    if strategy is None or view.finished or not _solved(rules):
+    if view.finished or not _solved(rules):
         return None
     player = view.state.player(view.state.current)
     try:
-        advice = strategy.advise(Throw.parse(faces), rules,
-                                 turn_points=view.state.turn.total,
-                                 on_board=player.on_board, streak=player.streak)
+        advice = strategy.advise(
+            Throw.parse(faces),
+            rules,
+            turn_points=view.state.turn.total,
+            on_board=player.on_board,
+            streak=player.streak,
+        )
     except ZilchError:
         return None
     except Exception:  # advice is a helper; a failure must not lose the throw
@@ -84,19 +75,14 @@ def _solved(rules) -> bool:
 
 def warm_up_advice(rules) -> None:
     """Solve the turn for these rules in the background, once (a solve takes seconds)."""
-    strategy = _strategy()
-    solve = getattr(strategy, "solve", None)
     with _SOLVES_LOCK:
         if rules in _SOLVES:
             return
         done = _SOLVES[rules] = threading.Event()
-    if solve is None:
-        done.set()  # advise() solves for itself
-        return
 
     def run() -> None:
         try:
-            solve(rules)
+            strategy.solve(rules)
         except Exception:  # pragma: no cover - advice is optional
             log.exception("solving the turn for advice failed")
         done.set()
@@ -132,8 +118,14 @@ class Games:
 
     # --- games -------------------------------------------------------------------------
 
-    def create(self, preset: str, changes: dict[str, Any], players: list[str],
-               target: int | None, options_: dict[str, Any]) -> tuple[GameRecord, str]:
+    def create(
+        self,
+        preset: str,
+        changes: dict[str, Any],
+        players: list[str],
+        target: int | None,
+        options_: dict[str, Any],
+    ) -> tuple[GameRecord, str]:
         rules = get_rules(preset)
         if changes:
             rules = rules.replace(**changes)
@@ -160,18 +152,24 @@ class Games:
 
     # --- events ------------------------------------------------------------------------
 
-    def _check(self, record: GameRecord, events: list[EventRecord],
-               new: list[dict[str, Any]]) -> engine.View:
+    def _check(
+        self, record: GameRecord, events: list[EventRecord], new: list[dict[str, Any]]
+    ) -> engine.View:
         """The state after ``new`` events, or the engine's refusal (nothing is stored)."""
         try:
             return engine.replay(record, [*events, *new])
         except ZilchError as e:
-            if _ENGINE_GAME_OVER is not None and isinstance(e, _ENGINE_GAME_OVER):
+            if isinstance(e, scorer_errors.GameOver):
                 raise GameOver(str(e)) from None
             raise
 
-    def append(self, game_id: str, data: dict[str, Any], throw_n: int | None = None,
-               notes: tuple[NewNote, ...] = ()) -> EventRecord:
+    def append(
+        self,
+        game_id: str,
+        data: dict[str, Any],
+        throw_n: int | None = None,
+        notes: tuple[NewNote, ...] = (),
+    ) -> EventRecord:
         """Append one event (not a roll: a roll always comes with its throw)."""
         kind = next(iter(data))
         with self._lock(game_id):
@@ -243,12 +241,14 @@ class Games:
                 advice=advice,
             )
             stored = self.store.add_throw(throw, photo=blob)
-        log.info("game %s throw %d: photo %s read as %s", game_id, stored.n, blob.sha256[:12],
-                 faces)
+        log.info(
+            "game %s throw %d: photo %s read as %s", game_id, stored.n, blob.sha256[:12], faces
+        )
         return stored
 
-    def confirm(self, game_id: str, n: int, faces: list[int],
-                dice: list[dict[str, int]] | None = None) -> EventRecord:
+    def confirm(
+        self, game_id: str, n: int, faces: list[int], dice: list[dict[str, int]] | None = None
+    ) -> EventRecord:
         """The scorer's faces for a photo throw: a correction if they differ, then the roll."""
         Throw.parse(faces)
         with self._lock(game_id):
@@ -258,25 +258,34 @@ class Games:
                 raise ApiError("only a photo throw is confirmed; a typed throw is in play already")
             standing = engine.effective(events)
             if any(e.throw_n == n and e.kind == "roll" and e.seq in standing for e in events):
-                raise ApiError(f"throw {n} is in play already: undo it to change its faces",
-                               status=409)
+                raise ApiError(
+                    f"throw {n} is in play already: undo it to change its faces", status=409
+                )
             self._check(record, events, [{"roll": list(faces)}])
             read = sorted(throw.reading["values"]) if throw.reading else []
             notes: tuple[NewNote, ...] = ()
             if sorted(faces) != read or dice:
-                notes = (NewNote(n, "correction", {"read": read, "faces": sorted(faces),
-                                                   "dice": list(dice or [])}),)
-            return self.store.append_event(game_id, len(events) + 1, "roll",
-                                           {"roll": list(faces)}, n, notes)
+                notes = (
+                    NewNote(
+                        n,
+                        "correction",
+                        {"read": read, "faces": sorted(faces), "dice": list(dice or [])},
+                    ),
+                )
+            return self.store.append_event(
+                game_id, len(events) + 1, "roll", {"roll": list(faces)}, n, notes
+            )
 
-    def keep(self, game_id: str, n: int, keep: list[int],
-             claim: Any = None) -> tuple[EventRecord, dict | None]:
+    def keep(
+        self, game_id: str, n: int, keep: list[int], claim: Any = None
+    ) -> tuple[EventRecord, dict | None]:
         with self._lock(game_id):
             record, events, _ = self.load(game_id)
             return self._keep(record, events, n, keep, claim)
 
-    def _keep(self, record: GameRecord, events: list[EventRecord], n: int, keep: list[int],
-              claim: Any) -> tuple[EventRecord, dict | None]:
+    def _keep(
+        self, record: GameRecord, events: list[EventRecord], n: int, keep: list[int], claim: Any
+    ) -> tuple[EventRecord, dict | None]:
         throw = self.store.get_throw(record.id, n)
         before = engine.replay(record, events)
         rolled = self._rolled_throw(events, before)
@@ -298,16 +307,25 @@ class Games:
             checked = check_claim(Throw.parse(faces), claim, rules, kept).to_json()
             note["claim"] = checked
         event = self.store.append_event(
-            record.id, len(events) + 1, "keep", {"keep": list(kept.dice)}, n,
+            record.id,
+            len(events) + 1,
+            "keep",
+            {"keep": list(kept.dice)},
+            n,
             (NewNote(n, "keep", note),),
         )
         return event, checked
 
     # --- views -------------------------------------------------------------------------
 
-    def throw_view(self, record: GameRecord, throw: ThrowRecord, events: list[EventRecord],
-                   players: list[str | None] | None = None,
-                   latest_n: int | None = None) -> dict[str, Any]:
+    def throw_view(
+        self,
+        record: GameRecord,
+        throw: ThrowRecord,
+        events: list[EventRecord],
+        players: list[str | None] | None = None,
+        latest_n: int | None = None,
+    ) -> dict[str, Any]:
         """A throw as the API shows it (see :class:`server.models.ThrowOut`).
 
         ``players`` is :func:`engine.players_before` of the log, when the caller has it.
@@ -328,10 +346,11 @@ class Games:
         if keep is not None:
             status = "kept"
         elif roll is not None:
-            rolled_faces = roll.data["roll"]
-            status = "rolled"
-            if options(Throw.parse(rolled_faces), rules).zilch:
-                status = "zilch"
+            # a standing roll without its keep either waits for one or was a zilch; only the
+            # engine knows which (with pyramiding, dice set aside earlier can save a roll)
+            after = any(e.seq > roll.seq and e.seq in standing for e in events)
+            waiting = not after and engine.replay(record, events).json["current"]["roll"]
+            status = "rolled" if waiting else "zilch"
         else:
             if throw.reading is not None:
                 problem = _problem(throw.reading, throw.dice_expected)
@@ -345,16 +364,20 @@ class Games:
                 status = "rethrow"
             else:
                 status = "confirm"
-        keep_note = next((nt for nt in reversed(notes) if nt["kind"] == "keep"
-                          and not nt["undone"]), None)
+        keep_note = next(
+            (nt for nt in reversed(notes) if nt["kind"] == "keep" and not nt["undone"]), None
+        )
         player = _player_of(throw, events, players)
         shown = throw.options
         advice = throw.advice
         if roll is not None and keep is None and status == "rolled":
             if shown is None:
                 shown = options(Throw.parse(roll.data["roll"]), rules).to_json()
-            if advice is None or throw.source == "typed" or sorted(faces or []) != sorted(
-                    throw.reading["values"] if throw.reading else []):
+            if (
+                advice is None
+                or throw.source == "typed"
+                or sorted(faces or []) != sorted(throw.reading["values"] if throw.reading else [])
+            ):
                 view = engine.replay(record, events)
                 advice = _advise(list(roll.data["roll"]), rules, view)
         elif shown is None and roll is not None:
@@ -385,8 +408,9 @@ class Games:
             "overlay_url": f"{base}/overlay" if has_photo else None,
         }
 
-    def game_view(self, record: GameRecord, events: list[EventRecord],
-                  view: engine.View) -> dict[str, Any]:
+    def game_view(
+        self, record: GameRecord, events: list[EventRecord], view: engine.View
+    ) -> dict[str, Any]:
         rules = engine.rules_of(record)
         pending = self._rolled_throw(events, view)
         last_roll = self._last_roll(events)
@@ -440,8 +464,9 @@ def _faces_in_play(throw: ThrowRecord, events: list[EventRecord]) -> list[int] |
     return None
 
 
-def _player_of(throw: ThrowRecord, events: list[EventRecord],
-               players: list[str | None]) -> str | None:
+def _player_of(
+    throw: ThrowRecord, events: list[EventRecord], players: list[str | None]
+) -> str | None:
     """Whose throw it was: the engine's current player just before the throw's first event
     (for a photo never played: at the time it was taken)."""
     first = next((i for i, e in enumerate(events) if e.throw_n == throw.n), None)
@@ -464,8 +489,7 @@ def _problem(reading: dict[str, Any], dice_expected: int) -> str | None:
             parts.append(f"{off} off the table")
         return f"{' and '.join(parts)}: throw again"
     if unsure:
-        return (f"{unsure} {'die is' if unsure == 1 else 'dice are'} uncertain: tap the "
-                "right face")
+        return f"{unsure} {'die is' if unsure == 1 else 'dice are'} uncertain: tap the right face"
     if len(dice) != dice_expected:
         return f"{len(dice)} dice read, {dice_expected} expected: check the photo or type the faces"
     return None

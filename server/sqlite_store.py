@@ -392,9 +392,7 @@ class SQLiteStore:
     def photo(self, sha256: str, thumbnail: bool = False) -> tuple[bytes, str]:
         if not _SHA.fullmatch(sha256):
             raise UnknownPhoto("a photo is named by its SHA-256: 64 hex digits")
-        row = self._conn().execute(
-            "SELECT ext FROM photos WHERE sha256 = ?", (sha256,)
-        ).fetchone()
+        row = self._conn().execute("SELECT ext FROM photos WHERE sha256 = ?", (sha256,)).fetchone()
         if row is None:
             raise UnknownPhoto(f"there is no photo {sha256}")
         ext = "jpg" if thumbnail else row["ext"]

@@ -288,6 +288,13 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"eval: unknown folders {unknown}; known: {list(D.FOLDERS)}", file=sys.stderr)
         return 2
+    absent = [n for n in names if not D.FOLDERS[n].present(root)]
+    if absent:
+        print(f"eval: folders {absent} are not under {root}", file=sys.stderr)
+        return 2
+    if args.limit is not None and args.limit < 1:
+        print(f"eval: --limit must be at least 1, not {args.limit}", file=sys.stderr)
+        return 2
     train, source = training_folders(args.train_folders)
     try:
         read = load_reader(args.reader)

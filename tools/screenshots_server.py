@@ -29,8 +29,15 @@ from tests.server.conftest import SAMPLES, ScriptedReader, labelled_reading  # n
 
 SAMPLE = "nell-byler-IMG_20191209_095800"  # six dice: 1 1 4 5 5 6
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 ROUNDS = [  # (player's events) per turn, in playing order Ann, Ben, Cy
     [{"roll": [1, 1, 1, 3, 4, 6]}, {"keep": [1, 1, 1]}, {"bank": True}],
@@ -39,8 +46,13 @@ ROUNDS = [  # (player's events) per turn, in playing order Ann, Ben, Cy
     [{"roll": [1, 2, 3, 4, 5, 6]}, {"keep": [1, 2, 3, 4, 5, 6]}, {"bank": True}],
     [{"roll": [2, 3, 4, 4, 6, 6]}],  # zilch
     [{"roll": [6, 6, 6, 1, 2, 3]}, {"keep": [1, 6, 6, 6]}, {"bank": True}],
-    [{"roll": [5, 2, 3, 4, 6, 6]}, {"keep": [5]}, {"roll": [1, 1, 2, 3, 4]}, {"keep": [1, 1]},
-     {"bank": True}],
+    [
+        {"roll": [5, 2, 3, 4, 6, 6]},
+        {"keep": [5]},
+        {"roll": [1, 1, 2, 3, 4]},
+        {"keep": [1, 1]},
+        {"bank": True},
+    ],
 ]
 
 
@@ -60,8 +72,9 @@ def main() -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                               log_level="warning"))
+        server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+        )
         threading.Thread(target=server.run, daemon=True).start()
         while not server.started:
             time.sleep(0.05)
@@ -79,8 +92,9 @@ def main() -> None:
             page.get_by_test_id("photo-input").set_input_files(str(photo))
             page.get_by_test_id("confirm").click()
             page.locator("[data-testid=throw][data-status=rolled]").wait_for()
-            page.evaluate("window.scrollTo(0, document.querySelector('[data-testid=throw]')"
-                          ".offsetTop - 8)")
+            page.evaluate(
+                "window.scrollTo(0, document.querySelector('[data-testid=throw]').offsetTop - 8)"
+            )
             page.screenshot(path=out / "web-throw.png")
             page.get_by_test_id("tab-sheet").click()
             page.get_by_test_id("sheet").wait_for()

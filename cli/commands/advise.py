@@ -8,7 +8,7 @@ import sys
 from cli.common import add_rules_options, print_json, rules_from_args
 from cli.tables import load_or_solve
 from scorer import Throw, format_points
-from scorer.points import parse_points
+from scorer.points import parse_points, points_json
 from scorer.strategy import Advice, advise
 
 
@@ -23,21 +23,45 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_rules_options(p)
     p.add_argument("--throw", required=True, metavar="DICE", help="the throw, like 153562")
-    p.add_argument("--turn-points", default="0", metavar="N",
-                   help="the turn's points before this throw (default 0)")
-    p.add_argument("--banked", metavar="N",
-                   help="the player's banked total (a player with 0 banked is taken to be "
-                   "not on the board unless --on-board says so)")
+    p.add_argument(
+        "--turn-points",
+        default="0",
+        metavar="N",
+        help="the turn's points before this throw (default 0)",
+    )
+    p.add_argument(
+        "--banked",
+        metavar="N",
+        help="the player's banked total (a player with 0 banked is taken to be "
+        "not on the board unless --on-board says so)",
+    )
     board = p.add_mutually_exclusive_group()
-    board.add_argument("--on-board", dest="on_board", action="store_true", default=None,
-                       help="the player has made the first bank (the default)")
-    board.add_argument("--not-on-board", dest="on_board", action="store_false",
-                       help="the player still needs the first bank")
-    p.add_argument("--streak", type=int, default=0, metavar="K",
-                   help="zilches already in a row before this turn (default 0)")
-    p.add_argument("--need", metavar="N",
-                   help="the final turn: rank keeps by the chance of banking at least N points "
-                   "this turn (your deficit, plus one step where a tie loses)")
+    board.add_argument(
+        "--on-board",
+        dest="on_board",
+        action="store_true",
+        default=None,
+        help="the player has made the first bank (the default)",
+    )
+    board.add_argument(
+        "--not-on-board",
+        dest="on_board",
+        action="store_false",
+        help="the player still needs the first bank",
+    )
+    p.add_argument(
+        "--streak",
+        type=int,
+        default=0,
+        metavar="K",
+        help="zilches already in a row before this turn (default 0)",
+    )
+    p.add_argument(
+        "--need",
+        metavar="N",
+        help="the final turn: rank keeps by the chance of banking at least N points "
+        "this turn (your deficit, plus one step where a tie loses)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=run)
 
@@ -51,12 +75,19 @@ def run(args: argparse.Namespace) -> int:
     if on_board is None:
         on_board = banked is None or banked != 0
     need = parse_points(args.need) if args.need is not None else None
-    a = advise(throw, rules, turn_points=turn_points, on_board=on_board, streak=args.streak,
-               solution=load_or_solve(rules), need=need)
+    a = advise(
+        throw,
+        rules,
+        turn_points=turn_points,
+        on_board=on_board,
+        streak=args.streak,
+        solution=load_or_solve(rules),
+        need=need,
+    )
     if args.json:
         obj = a.to_json()
         if banked is not None:
-            obj["banked"] = int(banked) if banked.denominator == 1 else float(banked)
+            obj["banked"] = points_json(banked)
         print_json(obj)
     else:
         sys.stdout.write(advice_text(a))
@@ -65,8 +96,10 @@ def run(args: argparse.Namespace) -> int:
 
 def advice_text(a: Advice) -> str:
     board = "on the board" if a.on_board else "not on the board"
-    lines = [f"throw {' '.join(map(str, a.throw.faces))}   rules {a.rules.name}   turn so far "
-             f"{format_points(a.turn_points)}   {board}   {a.streak} zilch(es) in a row"]
+    lines = [
+        f"throw {' '.join(map(str, a.throw.faces))}   rules {a.rules.name}   turn so far "
+        f"{format_points(a.turn_points)}   {board}   {a.streak} zilch(es) in a row"
+    ]
     if a.need is not None:
         lines.append(f"  final turn: needs {format_points(a.need)} banked this turn")
     if a.zilch:
@@ -74,8 +107,10 @@ def advice_text(a: Advice) -> str:
         lines.append(f"  ZILCH: nothing scores, the turn's points are lost{cost}")
         return "\n".join(lines) + "\n"
     reach = a.need is not None
-    lines.append(f"  {'keep':<8}{'points':>8}{'dice':>6}{'expected':>11}{'zilch next':>12}"
-                 f"  {'then':<14}{'chance' if reach else 'loss':>7}")
+    lines.append(
+        f"  {'keep':<8}{'points':>8}{'dice':>6}{'expected':>11}{'zilch next':>12}"
+        f"  {'then':<14}{'chance' if reach else 'loss':>7}"
+    )
     for o in a.options:
         dice = "hot" if o.hot_dice else str(o.dice_left)
         then = o.then + (" (corner)" if o.corner else "")
@@ -86,14 +121,23 @@ def advice_text(a: Advice) -> str:
         )
     b = a.best
     assert b is not None
-    step = (f"then bank {format_points(a.turn_points + b.points)}" if b.then == "bank"
-            else f"then roll {b.dice_left} {'die' if b.dice_left == 1 else 'dice'}")
+    step = (
+        f"then bank {format_points(a.turn_points + b.points)}"
+        if b.then == "bank"
+        else f"then roll {b.dice_left} {'die' if b.dice_left == 1 else 'dice'}"
+    )
     if reach:
-        lines.append(f"  best: keep {b.keep} for {format_points(b.points)}, {step}; the chance "
-                     f"of banking {format_points(a.need)} is {b.p_reach * 100:.2f}%.")
+        lines.append(
+            f"  best: keep {b.keep} for {format_points(b.points)}, {step}; the chance "
+            f"of banking {format_points(a.need)} is {b.p_reach * 100:.2f}%."
+        )
         return "\n".join(lines) + "\n"
-    lines.append(f"  best: keep {b.keep} for {format_points(b.points)}, {step}; expect "
-                 f"{b.expected:.1f} from this turn.")
-    lines.append("  (expected = the turn's final score on average with optimal play after the "
-                 "keep; loss = long-run points given up against the best keep)")
+    lines.append(
+        f"  best: keep {b.keep} for {format_points(b.points)}, {step}; expect "
+        f"{b.expected:.1f} from this turn."
+    )
+    lines.append(
+        "  (expected = the turn's final score on average with optimal play after the "
+        "keep; loss = long-run points given up against the best keep)"
+    )
     return "\n".join(lines) + "\n"

@@ -27,15 +27,25 @@ def register(sub: argparse._SubParsersAction) -> None:
         "trusted are flagged: uncertain (confirm it), cocked or off_table (throw again).",
     )
     p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
-    p.add_argument("--rules", metavar="PRESET", default=None,
-                   help="also list the scoring options of the accepted dice under this preset")
+    p.add_argument(
+        "--rules",
+        metavar="PRESET",
+        default=None,
+        help="also list the scoring options of the accepted dice under this preset",
+    )
     p.add_argument("--rules-file", metavar="FILE", help="house rules in TOML (with scoring)")
-    p.add_argument("--overlay", metavar="OUT", type=Path,
-                   help="draw boxes, values, confidences and flags: a PNG file for one image, a "
-                   "folder for several")
-    p.add_argument("--area", metavar="X,Y,X,Y,...",
-                   help="the playing area as a polygon in image pixels (default: found "
-                   "automatically)")
+    p.add_argument(
+        "--overlay",
+        metavar="OUT",
+        type=Path,
+        help="draw boxes, values, confidences and flags: a PNG file for one image, a "
+        "folder for several",
+    )
+    p.add_argument(
+        "--area",
+        metavar="X,Y,X,Y,...",
+        help="the playing area as a polygon in image pixels (default: found automatically)",
+    )
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.set_defaults(func=run)
 
@@ -94,8 +104,9 @@ def _options(reading: Reading, rules) -> list | None:
 
 
 def _text(name: str, reading: Reading, opts) -> str:
-    lines = [f"{name}: {reading.width}x{reading.height}, {len(reading.dice)} dice, "
-             f"{reading.ms:.1f} ms"]
+    lines = [
+        f"{name}: {reading.width}x{reading.height}, {len(reading.dice)} dice, {reading.ms:.1f} ms"
+    ]
     for d in reading.dice:
         v = "?" if d.value is None else str(d.value)
         flags = f"  [{', '.join(d.flags)}]" if d.flags else ""

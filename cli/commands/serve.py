@@ -18,12 +18,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "on the same network can open the page read-only. The camera of a phone needs HTTPS: "
         "give --ssl-certfile and --ssl-keyfile.",
     )
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (0.0.0.0 for phones on the same network)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (0.0.0.0 for phones on the same network)",
+    )
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--db", metavar="FILE",
-                   help="the SQLite file (default $ZILCH_DB, else zilch.db here); photos go in "
-                   "FILE's folder, in <name>-photos/")
+    p.add_argument(
+        "--db",
+        metavar="FILE",
+        help="the SQLite file (default $ZILCH_DB, else zilch.db here); photos go in "
+        "FILE's folder, in <name>-photos/",
+    )
     p.add_argument("--ssl-certfile", metavar="PEM", help="certificate for HTTPS")
     p.add_argument("--ssl-keyfile", metavar="PEM", help="private key for HTTPS")
     p.set_defaults(func=run)
@@ -52,8 +58,10 @@ def run(args: argparse.Namespace) -> int:
     shown = args.host
     if args.host in ("0.0.0.0", "::"):
         shown = _lan_address() or "localhost"
-    print(f"Zilch Scorer on {scheme}://{_host(shown)}:{args.port}/  (database {path.resolve()})",
-          flush=True)
+    print(
+        f"Zilch Scorer on {scheme}://{_host(shown)}:{args.port}/  (database {path.resolve()})",
+        flush=True,
+    )
     if args.host in ("0.0.0.0", "::"):
         print(f"  on this machine: {scheme}://localhost:{args.port}/", flush=True)
     uvicorn.run(

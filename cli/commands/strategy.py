@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_rules_options(p)
     p.add_argument("--all", action="store_true", help="every preset's figure, one per line")
-    p.add_argument("--json", action="store_true",
-                   help="one JSON object (one per preset with --all)")
+    p.add_argument(
+        "--json", action="store_true", help="one JSON object (one per preset with --all)"
+    )
     p.set_defaults(func=run)
 
 
@@ -62,13 +63,16 @@ def run(args: argparse.Namespace) -> int:
 
 def policy_text(s: Solution) -> str:
     r = s.rules
-    lines = [f"rules {r.name}: the best long-run average is {s.expected_turn_score:.3f} points "
-             "per turn"]
+    lines = [
+        f"rules {r.name}: the best long-run average is {s.expected_turn_score:.3f} points per turn"
+    ]
     if s.expected_turn_score and abs(s.expected_turn_score - BUSCHE_PLAYR) < 0.0005:
         lines[0] += " (Busche 2010: 620.855)"
     lines.append("")
-    lines.append("with n dice left to roll, bank when the turn has at least this many points "
-                 "(- = always roll on):")
+    lines.append(
+        "with n dice left to roll, bank when the turn has at least this many points "
+        "(- = always roll on):"
+    )
     head = "".join(f"{f'{n} dice' if n > 1 else '1 die':>8}" for n in range(1, 7))
     lines.append(f"  {'when the turn starts':<40}{head}  {'this turn':>10}")
     for c in s.contexts:
@@ -81,26 +85,38 @@ def policy_text(s: Solution) -> str:
         exp = s.start_expected[s.index[c]]
         lines.append(f"  {c.describe():<40}{''.join(cells)}  {exp:>10.3f}")
     lines.append("")
-    lines.append(f"  'this turn' is the expected score of the turn (a penalty counts); the first "
-                 f"bank needs {r.first_bank}, later banks {r.min_bank}.")
+    lines.append(
+        f"  'this turn' is the expected score of the turn (a penalty counts); the first "
+        f"bank needs {r.first_bank}, later banks {r.min_bank}."
+    )
     lines.append("")
-    lines.append("which dice to keep from a first throw of six dice (on the board, no zilches "
-                 "in a row):")
+    lines.append(
+        "which dice to keep from a first throw of six dice (on the board, no zilches in a row):"
+    )
     for throw in EXAMPLE_THROWS:
         a = advise(throw, r, solution=s)
         b = a.best
         if b is None:
             continue
-        then = ("then bank" if b.then == "bank"
-                else f"then roll {b.dice_left} {'die' if b.dice_left == 1 else 'dice'}")
+        then = (
+            "then bank"
+            if b.then == "bank"
+            else f"then roll {b.dice_left} {'die' if b.dice_left == 1 else 'dice'}"
+        )
         alt = next((o for o in a.options if o.points == max(x.points for x in a.options)), b)
-        note = "" if alt is b else (f"  (keeping {alt.keep} for {format_points(alt.points)} "
-                                    f"gives up {alt.loss:.0f})")
-        lines.append(f"  {throw}: keep {str(b.keep):<6} for {format_points(b.points):>5}, "
-                     f"{then}{note}")
+        note = (
+            ""
+            if alt is b
+            else (f"  (keeping {alt.keep} for {format_points(alt.points)} gives up {alt.loss:.0f})")
+        )
+        lines.append(
+            f"  {throw}: keep {str(b.keep):<6} for {format_points(b.points):>5}, {then}{note}"
+        )
     lines.append("")
-    lines.append("the final turn: the best chance of banking at least N points in one turn "
-                 "(from six dice, on the board)")
+    lines.append(
+        "the final turn: the best chance of banking at least N points in one turn "
+        "(from six dice, on the board)"
+    )
     lines.append("  " + "".join(f"{n:>8}" for n in FINAL_NEEDS))
     lines.append("  " + "".join(f"{reach_chance(r, n) * 100:>7.2f}%" for n in FINAL_NEEDS))
     lines.append("  `zilch advise --need N --throw ...` ranks keeps by that chance.")

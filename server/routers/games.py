@@ -47,10 +47,14 @@ def presets() -> list[dict]:
     ]
 
 
-@router.post("/starter", response_model=StarterOut, summary="Who starts, by the preset's ritual",
-             description="keeling: one die each, the tied highest throw again; classic-1990: "
-             "each rolls until a zilch, the highest total starts. Nothing is stored.",
-             responses=responses(422))
+@router.post(
+    "/starter",
+    response_model=StarterOut,
+    summary="Who starts, by the preset's ritual",
+    description="keeling: one die each, the tied highest throw again; classic-1990: "
+    "each rolls until a zilch, the highest total starts. Nothing is stored.",
+    responses=responses(422),
+)
 def starter(body: StarterIn) -> dict:
     rules = get_rules(body.preset)
     throws = {k: (int(v) if float(v).is_integer() else v) for k, v in body.throws.items()}
@@ -61,11 +65,15 @@ def starter(body: StarterIn) -> dict:
     return {**result.to_json(), "starter_rule": rules.starter_rule, "order": order}
 
 
-@router.post("/games", response_model=GameCreated, status_code=201,
-             summary="Create a game; returns the scorer token", responses=responses(422))
+@router.post(
+    "/games",
+    response_model=GameCreated,
+    status_code=201,
+    summary="Create a game; returns the scorer token",
+    responses=responses(422),
+)
 def create_game(body: GameCreate, request: Request, games: Service) -> dict:
-    record, token = games.create(body.preset, body.rules, body.players, body.target,
-                                 body.options)
+    record, token = games.create(body.preset, body.rules, body.players, body.target, body.options)
     out = games.game_view(record, [], engine.replay(record, []))
     base = str(request.base_url).rstrip("/")
     out.update(
@@ -79,25 +87,38 @@ def create_game(body: GameCreate, request: Request, games: Service) -> dict:
 @router.get("/games", response_model=list[GameSummary], summary="The latest games")
 def list_games(games: Service) -> list[dict]:
     return [
-        {"id": g.id, "created_at": g.created_at, "preset": g.rules.get("name", ""),
-         "players": list(g.players)}
+        {
+            "id": g.id,
+            "created_at": g.created_at,
+            "preset": g.rules.get("name", ""),
+            "players": list(g.players),
+        }
         for g in games.store.list_games()
     ]
 
 
-@router.get("/games/{game_id}", response_model=GameOut, summary="A game: its state and sheet",
-            responses=responses(404))
+@router.get(
+    "/games/{game_id}",
+    response_model=GameOut,
+    summary="A game: its state and sheet",
+    responses=responses(404),
+)
 def get_game(game_id: GameId, games: Service) -> dict:
     record, events, view = games.load(game_id)
     return games.game_view(record, events, view)
 
 
-@router.get("/games/{game_id}/events", response_model=list[EventOut],
-            summary="The game's log (the `zilch game` input)", responses=responses(404))
+@router.get(
+    "/games/{game_id}/events",
+    response_model=list[EventOut],
+    summary="The game's log (the `zilch game` input)",
+    responses=responses(404),
+)
 def list_events(game_id: GameId, games: Service) -> list[dict]:
     games.store.get_game(game_id)
     events = games.store.events(game_id)
-    return [_event_out(e, engine.effective(events)) for e in events]
+    standing = engine.effective(events)
+    return [_event_out(e, standing) for e in events]
 
 
 @router.post(
@@ -117,27 +138,38 @@ async def post_event(body: EventIn, game: ScorerGame, games: Service) -> dict:
     def play() -> dict:
         if kind == "roll":
             throw = games.typed_throw(game.id, data["roll"])
-            event = next(e for e in games.store.events(game.id)
-                         if e.throw_n == throw.n and e.kind == "roll")
+            event = next(
+                e for e in games.store.events(game.id) if e.throw_n == throw.n and e.kind == "roll"
+            )
         else:
             event = games.append(game.id, data)
         record, events, view = games.load(game.id)
-        return {"event": _event_out(event, engine.effective(events)),
-                "game": games.game_view(record, events, view)}
+        return {
+            "event": _event_out(event, engine.effective(events)),
+            "game": games.game_view(record, events, view),
+        }
 
     return await run_in_threadpool(play)
 
 
-@router.get("/games/{game_id}/history", response_model=HistoryOut,
-            summary="Every throw in order, with thumbnails, and the log", responses=responses(404))
+@router.get(
+    "/games/{game_id}/history",
+    response_model=HistoryOut,
+    summary="Every throw in order, with thumbnails, and the log",
+    responses=responses(404),
+)
 def history(game_id: GameId, games: Service) -> dict:
     record, events, _ = games.load(game_id)
     players = engine.players_before(record, events)
     stored = games.store.throws(game_id)
     latest = stored[-1].n if stored else 0
     throws = [games.throw_view(record, t, events, players, latest) for t in stored]
-    return {"game_id": game_id, "throws": throws,
-            "events": [_event_out(e, engine.effective(events)) for e in events]}
+    standing = engine.effective(events)
+    return {
+        "game_id": game_id,
+        "throws": throws,
+        "events": [_event_out(e, standing) for e in events],
+    }
 
 
 def _event_out(event, standing: set[int]) -> dict:

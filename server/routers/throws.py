@@ -57,56 +57,79 @@ async def post_photo(request: Request, game: ScorerGame, games: Service) -> dict
     return await run_in_threadpool(work)
 
 
-@router.post("/typed", response_model=ThrowResult, status_code=201,
-             summary="A throw typed by its faces (no photo): it is rolled at once",
-             responses=responses(401, 403, 404, 409, 422))
+@router.post(
+    "/typed",
+    response_model=ThrowResult,
+    status_code=201,
+    summary="A throw typed by its faces (no photo): it is rolled at once",
+    responses=responses(401, 403, 404, 409, 422),
+)
 def post_typed(body: TypedThrowIn, game: ScorerGame, games: Service) -> dict:
     throw = games.typed_throw(game.id, body.faces)
     return _result(games, game.id, throw.n)
 
 
-@router.get("/{n}", response_model=ThrowOut,
-            summary="A throw with all a dispute needs: reading, model, options, corrections, keep",
-            responses=responses(404))
+@router.get(
+    "/{n}",
+    response_model=ThrowOut,
+    summary="A throw with all a dispute needs: reading, model, options, corrections, keep",
+    responses=responses(404),
+)
 def get_throw(game_id: GameId, n: ThrowNo, games: Service) -> dict:
     record, events, _ = games.load(game_id)
     return games.throw_view(record, games.store.get_throw(game_id, n), events)
 
 
-@router.post("/{n}/confirm", response_model=ThrowResult, status_code=201,
-             summary="The scorer's faces for a photo throw (a correction if they differ)",
-             responses=responses(401, 403, 404, 409, 422))
+@router.post(
+    "/{n}/confirm",
+    response_model=ThrowResult,
+    status_code=201,
+    summary="The scorer's faces for a photo throw (a correction if they differ)",
+    responses=responses(401, 403, 404, 409, 422),
+)
 def confirm(n: ThrowNo, body: ConfirmIn, game: ScorerGame, games: Service) -> dict:
     dice = [d.model_dump() for d in body.dice] if body.dice else None
     games.confirm(game.id, n, body.faces, dice)
     return _result(games, game.id, n)
 
 
-@router.post("/{n}/keep", response_model=ThrowResult, status_code=201,
-             summary="Set dice aside from the throw; a claimed score is checked",
-             responses=responses(401, 403, 404, 409, 422))
+@router.post(
+    "/{n}/keep",
+    response_model=ThrowResult,
+    status_code=201,
+    summary="Set dice aside from the throw; a claimed score is checked",
+    responses=responses(401, 403, 404, 409, 422),
+)
 def keep(n: ThrowNo, body: KeepIn, game: ScorerGame, games: Service) -> dict:
     _, checked = games.keep(game.id, n, body.keep, body.claim)
     return _result(games, game.id, n, checked)
 
 
-@router.post("/{n}/claim", response_model=ClaimOut,
-             summary="Check a claimed score for the throw's faces (nothing is stored)",
-             responses=responses(404, 422))
+@router.post(
+    "/{n}/claim",
+    response_model=ClaimOut,
+    summary="Check a claimed score for the throw's faces (nothing is stored)",
+    responses=responses(404, 422),
+)
 def claim(game_id: GameId, n: ThrowNo, body: ClaimIn, games: Service) -> dict:
     record, events, _ = games.load(game_id)
     view = games.throw_view(record, games.store.get_throw(game_id, n), events)
     if not view["faces"]:
         raise ApiError(f"throw {n} has no faces to score yet", status=409)
-    return check_claim(Throw.parse(view["faces"]), body.claim, engine.rules_of(record),
-                       body.keep).to_json()
+    return check_claim(
+        Throw.parse(view["faces"]), body.claim, engine.rules_of(record), body.keep
+    ).to_json()
 
 
-@router.get("/{n}/reread", response_model=RereadOut,
-            summary="Read the photo again with the current model and show what differs",
-            responses=responses(404, 409, 503))
-async def reread(game_id: GameId, n: ThrowNo, games: Service,
-                 reader: Annotated[Reader, Depends(get_reader)]) -> dict:
+@router.get(
+    "/{n}/reread",
+    response_model=RereadOut,
+    summary="Read the photo again with the current model and show what differs",
+    responses=responses(404, 409, 503),
+)
+async def reread(
+    game_id: GameId, n: ThrowNo, games: Service, reader: Annotated[Reader, Depends(get_reader)]
+) -> dict:
     def work() -> dict:
         record = games.store.get_game(game_id)
         throw = games.store.get_throw(game_id, n)
@@ -114,15 +137,20 @@ async def reread(game_id: GameId, n: ThrowNo, games: Service,
             raise ApiError(f"throw {n} was typed: there is no photo to read again", status=409)
         data, _ = games.store.photo(throw.photo_sha256)
         reading = reader.read(reader.decode(data))
-        return compare(throw.reading, throw.model_version, reading.to_json(),
-                       now_version=reading.model_version or reader.version,
-                       rules=engine.rules_of(record))
+        return compare(
+            throw.reading,
+            throw.model_version,
+            reading.to_json(),
+            now_version=reading.model_version or reader.version,
+            rules=engine.rules_of(record),
+        )
 
     return await run_in_threadpool(work)
 
 
-def compare(then: dict[str, Any], then_version: str | None, now: dict[str, Any], *,
-            now_version: str, rules) -> dict[str, Any]:
+def compare(
+    then: dict[str, Any], then_version: str | None, now: dict[str, Any], *, now_version: str, rules
+) -> dict[str, Any]:
     """Match the dice of two readings of one photo by position and list what changed."""
     a, b = then["dice"], now["dice"]
     pairs: list[tuple[int, int]] = []
@@ -145,9 +173,16 @@ def compare(then: dict[str, Any], then_version: str | None, now: dict[str, Any],
     for i, j in pairs:
         da, db = a[i], b[j]
         if da["value"] != db["value"] or sorted(da["flags"]) != sorted(db["flags"]):
-            changes.append({"index": i, "box": da["box"], "before": da["value"],
-                            "after": db["value"], "flags_before": da["flags"],
-                            "flags_after": db["flags"]})
+            changes.append(
+                {
+                    "index": i,
+                    "box": da["box"],
+                    "before": da["value"],
+                    "after": db["value"],
+                    "flags_before": da["flags"],
+                    "flags_after": db["flags"],
+                }
+            )
     added = len(b) - len(used)
     lost = len(a) - len(pairs)
     values_now = list(now["values"])

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.scorer.test_rules import EIGHT
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -151,14 +153,5 @@ def test_several_hundred_throws_in_one_call():
 def test_rules_command_lists_the_presets():
     r = zilch("rules")
     assert r.returncode == 0
-    for name in [
-        "keeling",
-        "zilch-pdf",
-        "classic-1990",
-        "times1.5",
-        "plus100",
-        "doubling",
-        "short-straight",
-        "playr",
-    ]:
+    for name in EIGHT:
         assert name in r.stdout

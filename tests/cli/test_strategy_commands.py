@@ -75,19 +75,23 @@ def test_advise_json(capsys):
 
 
 def test_advise_not_on_board_by_banked_zero(capsys):
-    j = _json(capsys, ["advise", "--throw", "52", "--turn-points", "400", "--banked", "0",
-                       "--json"])
+    j = _json(
+        capsys, ["advise", "--throw", "52", "--turn-points", "400", "--banked", "0", "--json"]
+    )
     assert j["on_board"] is False and j["options"][0]["then"] == "roll"
 
 
-@pytest.mark.parametrize("argv", [
-    ["advise", "--throw", "1537"],
-    ["advise", "--throw", "15", "--turn-points", "75"],
-    ["advise", "--throw", "15", "--rules", "playr", "--streak", "4"],
-    ["advise", "--throw", "15", "--rules", "nope"],
-    ["strategy", "--rules", "nope"],
-    ["odds", "--rules", "nope"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["advise", "--throw", "1537"],
+        ["advise", "--throw", "15", "--turn-points", "75"],
+        ["advise", "--throw", "15", "--rules", "playr", "--streak", "4"],
+        ["advise", "--throw", "15", "--rules", "nope"],
+        ["strategy", "--rules", "nope"],
+        ["odds", "--rules", "nope"],
+    ],
+)
 def test_bad_input_exits_2_with_nothing_on_stdout(capsys, argv):
     assert main(argv) == 2
     out = capsys.readouterr()
@@ -95,8 +99,9 @@ def test_bad_input_exits_2_with_nothing_on_stdout(capsys, argv):
 
 
 def test_advise_final_turn_need(capsys):
-    j = _json(capsys, ["advise", "--rules", "playr", "--throw", "111556", "--need", "2500",
-                       "--json"])
+    j = _json(
+        capsys, ["advise", "--rules", "playr", "--throw", "111556", "--need", "2500", "--json"]
+    )
     assert j["need"] == 2500 and j["options"][0]["keep"] == [1, 1, 1, 5, 5]
     assert 0 < j["options"][0]["p_reach"] < 1
     j = _json(capsys, ["strategy", "--rules", "playr", "--json"])

@@ -104,10 +104,25 @@ def test_image_seeds_depend_only_on_seed_and_index():
 @pytest.mark.skipif(shutil.which("blender") is None, reason="Blender is not installed")
 def test_blender_simulates_and_labels_a_scene(tmp_path):
     """Simulate one cocked scene (labels only, no Cycles render) and check its label."""
-    cmd = ["blender", "-b", "-t", "1", "--factory-startup", "--python",
-           str(ROOT / "tools/render/throw.py"),
-           "--", "--out", str(tmp_path), "--n", "1", "--seed", "11", "--dry",
-           "--mix", "normal=0,cocked=1,off_table=0,cluster=0"]
+    cmd = [
+        "blender",
+        "-b",
+        "-t",
+        "1",
+        "--factory-startup",
+        "--python",
+        str(ROOT / "tools/render/throw.py"),
+        "--",
+        "--out",
+        str(tmp_path),
+        "--n",
+        "1",
+        "--seed",
+        "11",
+        "--dry",
+        "--mix",
+        "normal=0,cocked=1,off_table=0,cluster=0",
+    ]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     label = load(tmp_path / "throw_11_00000.json")
@@ -115,6 +130,7 @@ def test_blender_simulates_and_labels_a_scene(tmp_path):
     assert label["kind"] == "cocked"
     assert any(d["cocked"] for d in label["dice"])
     again = tmp_path / "again"
-    subprocess.run(cmd[:9] + [str(again)] + cmd[10:], capture_output=True, text=True, timeout=600,
-                   check=True)
+    subprocess.run(
+        cmd[:9] + [str(again)] + cmd[10:], capture_output=True, text=True, timeout=600, check=True
+    )
     assert load(again / "throw_11_00000.json")["dice"] == label["dice"]

@@ -46,6 +46,10 @@ def test_classic_roll_until_zilch_highest_total_starts():
         starter_turn_points([("111335", "111"), ("1234", "1")], rules)
     with pytest.raises(IllegalKeep):
         starter_turn_points([("111335", "33"), ("123", None)], rules)
+    # a total before a zilch is a whole, non-negative number of points
+    for bad in (-50, True, "lots"):
+        with pytest.raises(IllegalEvent, match="Bee's total"):
+            roll_until_zilch_starter({"Alf": 500, "Bee": bad})
 
 
 def test_any_starter_rule_takes_the_first_named():

@@ -73,7 +73,10 @@ def test_hot_dice_chain_reproduces_seeds_001_002():
     three = Fraction(12, 216) + Fraction(48, 216) / 3 + Fraction(96, 216) * Fraction(7, 27)
     assert hot_dice_chain(3, k).hot_dice == three
     assert [round(float(hot_dice_chain(n, k).hot_dice) * 100, 1) for n in (3, 2, 1)] == [
-        24.5, 25.9, 33.3]
+        24.5,
+        25.9,
+        33.3,
+    ]
     assert round(float(hot_dice_chain(3, k).zilch) * 100, 1) == 75.5
 
 

@@ -68,6 +68,9 @@ def test_house_rules_file(tmp_path):
         ('base = "farkle"\n', "unknown rules preset"),
         ("three_pairs = \n", "not valid TOML"),
         ("pairs_from_one_face = 1\n", "true or false"),
+        # a triple worth nothing would make a keep of 0 points and hide a zilch
+        ("triple_multiplier = 0\n", "triple_multiplier must be at least 1"),
+        ("three_ones = 0\n", "three_ones must be at least 1"),
     ],
 )
 def test_bad_house_rules_get_a_clear_error(tmp_path, text, needle):

@@ -120,8 +120,10 @@ def test_bad_states_are_refused():
         advise("23", rules, turn_points=-50)
     # keeling's penalty does not restart: five zilches in a row play like three
     k = get_rules("keeling")
-    assert advise("15", k, streak=5).to_json() == {**advise("15", k, streak=3).to_json(),
-                                                  "streak": 3}
+    assert advise("15", k, streak=5).to_json() == {
+        **advise("15", k, streak=3).to_json(),
+        "streak": 3,
+    }
 
 
 def test_zilch_advice_says_what_it_costs():
@@ -142,8 +144,7 @@ def test_monte_carlo_player_reaches_the_computed_average(name, turns, seed):
 def test_monte_carlo_single_turn_from_off_the_board():
     rules = get_rules("keeling")
     s = solve(rules)
-    run = play_turns(rules, 40_000, np.random.default_rng(11), on_board=False,
-                     follow_streak=False)
+    run = play_turns(rules, 40_000, np.random.default_rng(11), on_board=False, follow_streak=False)
     expected = s.start_expected[s.table(False, 0)]
     assert abs(run.mean - expected) < 3 * run.standard_error()
 
@@ -163,8 +164,9 @@ def _brute_reach(rules, need_units, unit, dice, memo):
             best = Fraction(0)
             for o in options(throw, rules):
                 left = MAX_DICE if o.hot_dice else o.dice_left
-                best = max(best, _brute_reach(rules, need_units - int(o.points / unit), unit,
-                                              left, memo))
+                best = max(
+                    best, _brute_reach(rules, need_units - int(o.points / unit), unit, left, memo)
+                )
             total += weight * best
         memo[key] = total / 6**dice
     return memo[key]

@@ -22,8 +22,9 @@ from server.app import create_app
 from vision.reading import Die, Reading
 
 
-def photo_of(faces: list[int], *, seed: int = 0, size: tuple[int, int] = (640, 480),
-             ext: str = ".jpg") -> bytes:
+def photo_of(
+    faces: list[int], *, seed: int = 0, size: tuple[int, int] = (640, 480), ext: str = ".jpg"
+) -> bytes:
     """A synthetic photo: a green table with a white square per die and its pips drawn."""
     w, h = size
     rng = np.random.default_rng(seed)
@@ -55,8 +56,13 @@ def boxes_for(n: int, size: tuple[int, int] = (640, 480)) -> list[tuple[int, int
     return [(s // 2 + i * (s + s // 2), h // 2 - s // 2, s) for i in range(n)]
 
 
-def reading_of(faces: list[int | None], flags: dict[int, tuple[str, ...]] | None = None, *,
-               version: str = "test-model-1", size: tuple[int, int] = (640, 480)) -> Reading:
+def reading_of(
+    faces: list[int | None],
+    flags: dict[int, tuple[str, ...]] | None = None,
+    *,
+    version: str = "test-model-1",
+    size: tuple[int, int] = (640, 480),
+) -> Reading:
     flags = flags or {}
     dice = []
     for i, (x, y, s) in enumerate(boxes_for(len(faces), size)):
@@ -104,8 +110,12 @@ def labelled_reading(name: str, version: str = "labels") -> Reading:
 
     label = json.loads((SAMPLES / f"{name}.json").read_text())
     dice = tuple(
-        Die(d["value"], 1.0, tuple(d["box"]),
-            (d["box"][0] + d["box"][2] / 2, d["box"][1] + d["box"][3] / 2))
+        Die(
+            d["value"],
+            1.0,
+            tuple(d["box"]),
+            (d["box"][0] + d["box"][2] / 2, d["box"][1] + d["box"][3] / 2),
+        )
         for d in label["dice"]
     )
     return Reading(label["width"], label["height"], dice, model_version=version)

@@ -27,8 +27,15 @@ from tests.server.conftest import (
 )
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 ARTIFACTS = Path(os.path.abspath(__file__)).parents[2] / "test-artifacts"
 
 pytestmark = [
@@ -89,8 +96,9 @@ def test_a_turn_in_the_browser(live, width):
             expect(page.get_by_test_id("read-faces")).to_have_attribute("data-faces", "115546")
             expect(page.get_by_test_id("max-points")).to_have_text("300")
             expect(page.locator("[data-testid=overlay] g[data-flag=ok]")).to_have_count(6)
-            page.wait_for_function("document.querySelector('[data-testid=overlay] img')"
-                                   ".naturalWidth === 640")
+            page.wait_for_function(
+                "document.querySelector('[data-testid=overlay] img').naturalWidth === 640"
+            )
             page.screenshot(path=ARTIFACTS / f"throw-{width}.png", full_page=True)
             _no_overflow(page, width)
 
@@ -129,16 +137,23 @@ def test_a_turn_in_the_browser(live, width):
             expect(page.get_by_test_id("dispute")).to_be_visible()
             expect(page.get_by_test_id("model-version")).to_have_text("test-model-1")
             expect(page.get_by_test_id("dispute-keep")).to_contain_text("for 300")
-            page.wait_for_function("document.querySelector('[data-testid=overlay-image]')"
-                                   "?.naturalWidth === 640")
+            page.wait_for_function(
+                "document.querySelector('[data-testid=overlay-image]')?.naturalWidth === 640"
+            )
             page.get_by_test_id("reread-button").click()
             expect(page.get_by_test_id("reread-verdict")).to_contain_text("reads the same")
             page.screenshot(path=ARTIFACTS / f"dispute-{width}.png", full_page=True)
 
             # a viewer (no token) sees the game and cannot write
             viewer = browser.new_page(viewport={"width": width, "height": 900})
-            viewer.goto(base + "/" + page.url.split("/", 3)[3].split("/throw/")[0]
-                        .replace("#/game/", "#/game/").rsplit("/history", 1)[0])
+            viewer.goto(
+                base
+                + "/"
+                + page.url.split("/", 3)[3]
+                .split("/throw/")[0]
+                .replace("#/game/", "#/game/")
+                .rsplit("/history", 1)[0]
+            )
             expect(viewer.get_by_test_id("role")).to_contain_text("read-only")
             expect(viewer.get_by_test_id("current-player")).to_have_text("Bee")
             expect(viewer.get_by_test_id("bank")).to_have_count(0)
@@ -173,8 +188,12 @@ def test_starter_unsure_die_claim_and_classic_marks(live, tmp_path):
     base, _, reader = live
     # a photo whose last die the reader is unsure of
     unsure = tmp_path / "unsure.jpg"
-    unsure.write_bytes(reader.shows(photo_of([1, 5, 5, 2, 3, 1], seed=33),
-                                    reading_of([1, 5, 5, 2, 3, 6], {5: ("uncertain",)})))
+    unsure.write_bytes(
+        reader.shows(
+            photo_of([1, 5, 5, 2, 3, 1], seed=33),
+            reading_of([1, 5, 5, 2, 3, 6], {5: ("uncertain",)}),
+        )
+    )
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
@@ -217,13 +236,24 @@ def test_starter_unsure_die_claim_and_classic_marks(live, tmp_path):
             assert t["reading"]["dice"][5]["value"] == 6
 
             # classic-1990: a 6-dice zilch is a black mousehole on the sheet's own scale
-            g = httpx.post(f"{base}/api/games", json={"preset": "classic-1990",
-                                                      "players": ["Alf", "Bee"]}).json()
+            g = httpx.post(
+                f"{base}/api/games", json={"preset": "classic-1990", "players": ["Alf", "Bee"]}
+            ).json()
             auth = {"Authorization": f"Bearer {g['token']}"}
-            for ev in [{"roll": [1, 2, 4, 4, 5, 6]}, {"keep": [1]}, {"roll": [2, 5, 5, 5, 6]},
-                       {"keep": [5, 5, 5]}, {"bank": True}, {"roll": [2, 2, 3, 4, 6, 6]}]:
-                assert httpx.post(f"{base}/api/games/{g['id']}/events", json=ev,
-                                  headers=auth).status_code == 201
+            for ev in [
+                {"roll": [1, 2, 4, 4, 5, 6]},
+                {"keep": [1]},
+                {"roll": [2, 5, 5, 5, 6]},
+                {"keep": [5, 5, 5]},
+                {"bank": True},
+                {"roll": [2, 2, 3, 4, 6, 6]},
+            ]:
+                assert (
+                    httpx.post(
+                        f"{base}/api/games/{g['id']}/events", json=ev, headers=auth
+                    ).status_code
+                    == 201
+                )
             page.goto(f"{base}/#/game/{g['id']}/sheet")
             expect(page.locator("td[data-player=Alf][data-round='1']")).to_have_text("600")
             page.get_by_role("button", name="Show the sheet's own scale").click()

@@ -38,8 +38,9 @@ def test_eight_clients_at_once(tmp_path):
     def play(c: int) -> None:
         try:
             with httpx.Client(base_url=server.base, timeout=30) as http:
-                g = http.post("/api/games", json={"players": [f"A{c}", f"B{c}"],
-                                                  "target": 10**9}).json()
+                g = http.post(
+                    "/api/games", json={"players": [f"A{c}", f"B{c}"], "target": 10**9}
+                ).json()
                 gid, auth = g["id"], {"Authorization": f"Bearer {g['token']}"}
                 sent_events: list[dict] = []
                 sent_photos: list[str] = []
@@ -47,23 +48,31 @@ def test_eight_clients_at_once(tmp_path):
                 i = 0
                 while time.monotonic() < stop_at:
                     photo = pool[c][i % len(pool[c])]
-                    r = http.post(f"/api/games/{gid}/throws", content=photo,
-                                  headers={**auth, "Content-Type": "image/jpeg"})
+                    r = http.post(
+                        f"/api/games/{gid}/throws",
+                        content=photo,
+                        headers={**auth, "Content-Type": "image/jpeg"},
+                    )
                     assert r.status_code == 201, r.text
                     n = r.json()["throw"]["n"]
                     sent_photos.append(hashlib.sha256(photo).hexdigest())
-                    r = http.post(f"/api/games/{gid}/throws/{n}/confirm",
-                                  json={"faces": FACES}, headers=auth)
+                    r = http.post(
+                        f"/api/games/{gid}/throws/{n}/confirm", json={"faces": FACES}, headers=auth
+                    )
                     assert r.status_code == 201, r.text
                     sent_events.append({"roll": FACES})
                     for keep in ([1], None, [1, 1, 1]) if i % 3 == 0 else ([1, 1, 1],):
                         if keep is None:  # a keep taken back
-                            r = http.post(f"/api/games/{gid}/events", json={"undo": True},
-                                          headers=auth)
+                            r = http.post(
+                                f"/api/games/{gid}/events", json={"undo": True}, headers=auth
+                            )
                             sent_events.append({"undo": True})
                         else:
-                            r = http.post(f"/api/games/{gid}/throws/{n}/keep",
-                                          json={"keep": keep}, headers=auth)
+                            r = http.post(
+                                f"/api/games/{gid}/throws/{n}/keep",
+                                json={"keep": keep},
+                                headers=auth,
+                            )
                             sent_events.append({"keep": keep})
                         assert r.status_code == 201, r.text
                     r = http.post(f"/api/games/{gid}/events", json={"bank": True}, headers=auth)
@@ -71,8 +80,13 @@ def test_eight_clients_at_once(tmp_path):
                     sent_events.append({"bank": True})
                     banks += 1
                     i += 1
-                results[c] = {"gid": gid, "events": sent_events, "photos": sent_photos,
-                              "banks": banks, "players": [f"A{c}", f"B{c}"]}
+                results[c] = {
+                    "gid": gid,
+                    "events": sent_events,
+                    "photos": sent_photos,
+                    "banks": banks,
+                    "players": [f"A{c}", f"B{c}"],
+                }
         except Exception as e:  # reported below, with the client's number
             errors.append(f"client {c}: {e!r}")
 
@@ -94,10 +108,14 @@ def test_eight_clients_at_once(tmp_path):
                 game = http.get(f"/api/games/{res['gid']}").json()
                 a, b = res["players"]
                 turns_a = (res["banks"] + 1) // 2
-                assert game["state"]["totals"] == {a: 1000 * turns_a,
-                                                   b: 1000 * (res["banks"] - turns_a)}
+                assert game["state"]["totals"] == {
+                    a: 1000 * turns_a,
+                    b: 1000 * (res["banks"] - turns_a),
+                }
     finally:
         server.stop()
     total = sum(len(r["photos"]) for r in results.values())
-    print(f"{CLIENTS} clients, {SECONDS:.0f} s: {total} photos, "
-          f"{sum(len(r['events']) for r in results.values())} events")
+    print(
+        f"{CLIENTS} clients, {SECONDS:.0f} s: {total} photos, "
+        f"{sum(len(r['events']) for r in results.values())} events"
+    )

@@ -16,8 +16,11 @@ pytestmark = pytest.mark.slow
 def test_kill_9_loses_nothing_that_was_answered(tmp_path):
     db = tmp_path / "table.db"
     table = tmp_path / "script.json"
-    p1, p2, p3 = (photo_of([2, 5, 5, 5, 5, 2], seed=1), photo_of([1, 1, 1, 3, 4, 6], seed=2),
-                  photo_of([5, 2, 3, 4, 6, 6], seed=3))
+    p1, p2, p3 = (
+        photo_of([2, 5, 5, 5, 5, 2], seed=1),
+        photo_of([1, 1, 1, 3, 4, 6], seed=2),
+        photo_of([5, 2, 3, 4, 6, 6], seed=3),
+    )
     script(table, {p1: [2, 5, 5, 5, 5, 2], p2: [1, 1, 1, 3, 4, 6], p3: [5, 2, 3, 4, 6, 6]})
 
     server = ServerProcess(db, table)
@@ -28,19 +31,22 @@ def test_kill_9_loses_nothing_that_was_answered(tmp_path):
         jpeg = {**auth, "Content-Type": "image/jpeg"}
         # Alf: photo, confirm, keep three pairs, then a photo of 1 1 1 3 4 6, keep 111, bank
         assert c.post(f"/api/games/{gid}/throws", content=p1, headers=jpeg).status_code == 201
-        c.post(f"/api/games/{gid}/throws/1/confirm", json={"faces": [2, 5, 5, 5, 5, 2]},
-               headers=auth)
+        c.post(
+            f"/api/games/{gid}/throws/1/confirm", json={"faces": [2, 5, 5, 5, 5, 2]}, headers=auth
+        )
         c.post(f"/api/games/{gid}/throws/1/keep", json={"keep": [2, 2, 5, 5, 5, 5]}, headers=auth)
         assert c.post(f"/api/games/{gid}/throws", content=p2, headers=jpeg).status_code == 201
-        c.post(f"/api/games/{gid}/throws/2/confirm", json={"faces": [1, 1, 1, 3, 4, 6]},
-               headers=auth)
+        c.post(
+            f"/api/games/{gid}/throws/2/confirm", json={"faces": [1, 1, 1, 3, 4, 6]}, headers=auth
+        )
         c.post(f"/api/games/{gid}/throws/2/keep", json={"keep": [1, 1, 1]}, headers=auth)
         r = c.post(f"/api/games/{gid}/events", json={"bank": True}, headers=auth)
         assert r.status_code == 201
         # Bee: a photo read, confirmed, and a keep of 5: her turn is half played
         assert c.post(f"/api/games/{gid}/throws", content=p3, headers=jpeg).status_code == 201
-        c.post(f"/api/games/{gid}/throws/3/confirm", json={"faces": [5, 2, 3, 4, 6, 6]},
-               headers=auth)
+        c.post(
+            f"/api/games/{gid}/throws/3/confirm", json={"faces": [5, 2, 3, 4, 6, 6]}, headers=auth
+        )
         r = c.post(f"/api/games/{gid}/throws/3/keep", json={"keep": [5]}, headers=auth)
         assert r.status_code == 201
         before = c.get(f"/api/games/{gid}").json()
@@ -55,8 +61,12 @@ def test_kill_9_loses_nothing_that_was_answered(tmp_path):
         after = c.get(f"/api/games/{gid}").json()
         assert after == before
         assert after["state"]["totals"] == {"Alf": 2000, "Bee": 0}
-        assert after["state"]["current"] == {**before["state"]["current"], "player": "Bee",
-                                             "turn_points": 50, "dice_left": 5}
+        assert after["state"]["current"] == {
+            **before["state"]["current"],
+            "player": "Bee",
+            "turn_points": 50,
+            "dice_left": 5,
+        }
         history = c.get(f"/api/games/{gid}/history").json()
         assert history == history_before
         for t, data in zip(history["throws"], (p1, p2, p3), strict=True):

@@ -21,9 +21,14 @@ def _env(tmp_path) -> dict:
 def test_serve_prints_its_address_and_serves(tmp_path):
     port = free_port()
     db = tmp_path / "here" / "table.db"
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port),
-                             "--db", str(db)], cwd=tmp_path, env=_env(tmp_path),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", str(db)],
+        cwd=tmp_path,
+        env=_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line and str(db) in line
@@ -53,8 +58,14 @@ def test_zilch_db_and_the_default_file(tmp_path):
 
 def test_bad_options_exit_2_with_one_line(tmp_path):
     for args in (["--ssl-certfile", "cert.pem"], ["--port", "0"], ["--port", "x"]):
-        r = subprocess.run([sys.executable, "-m", "cli", "serve", *args], cwd=tmp_path,
-                           env=_env(tmp_path), capture_output=True, text=True, timeout=60)
+        r = subprocess.run(
+            [sys.executable, "-m", "cli", "serve", *args],
+            cwd=tmp_path,
+            env=_env(tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert r.returncode == 2, (args, r.stderr)
         assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1, r.stderr
 
@@ -63,15 +74,51 @@ def test_bad_options_exit_2_with_one_line(tmp_path):
 def test_serve_over_https_with_a_self_signed_certificate(tmp_path):
     """The README's recipe: a self-signed certificate, --ssl-certfile and --ssl-keyfile."""
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=zilch", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True,
-                   timeout=60)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=zilch",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db",
-                             str(tmp_path / "tls.db"), "--ssl-certfile", str(cert),
-                             "--ssl-keyfile", str(key)], cwd=tmp_path, env=_env(tmp_path),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cli",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(tmp_path / "tls.db"),
+            "--ssl-certfile",
+            str(cert),
+            "--ssl-keyfile",
+            str(key),
+        ],
+        cwd=tmp_path,
+        env=_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert f"https://127.0.0.1:{port}/" in proc.stdout.readline()
         deadline = time.monotonic() + 30

@@ -18,8 +18,9 @@ from server.store import (
 
 
 def _game(gid: str = "g1") -> GameRecord:
-    return GameRecord(gid, "2026-01-01T00:00:00Z", {"name": "keeling"}, ("Alf", "Bee"), None, {},
-                      "0" * 64)
+    return GameRecord(
+        gid, "2026-01-01T00:00:00Z", {"name": "keeling"}, ("Alf", "Bee"), None, {}, "0" * 64
+    )
 
 
 def test_wal_mode_and_the_current_schema(tmp_path):
@@ -39,8 +40,10 @@ def test_an_old_file_is_migrated_and_keeps_its_games(tmp_path):
     old = SQLiteStore(path, migrate_to=1)  # a file written by the first schema
     old.create_game(_game())
     conn = old._conn()
-    conn.execute("INSERT INTO events (game_id, seq, kind, data, created_at) VALUES "
-                 "('g1', 1, 'roll', '{\"roll\":[1,2,3,4,5,6]}', 'now')")
+    conn.execute(
+        "INSERT INTO events (game_id, seq, kind, data, created_at) VALUES "
+        "('g1', 1, 'roll', '{\"roll\":[1,2,3,4,5,6]}', 'now')"
+    )
     assert old.schema_version() == 1
     old.close()
 
@@ -71,12 +74,22 @@ def test_the_log_is_append_only(tmp_path):
         store.create_game(_game())
         store.append_event("g1", 1, "roll", {"roll": [1, 1, 1, 2, 3, 4]})
         t = store.add_throw(ThrowRecord("g1", 0, "now", "typed", 6))
-        store.append_event("g1", 2, "keep", {"keep": [1, 1, 1]}, t.n,
-                           (NewNote(t.n, "keep", {"keep": [1, 1, 1], "points": 1000}),))
+        store.append_event(
+            "g1",
+            2,
+            "keep",
+            {"keep": [1, 1, 1]},
+            t.n,
+            (NewNote(t.n, "keep", {"keep": [1, 1, 1], "points": 1000}),),
+        )
         conn = store._conn()
-        for sql in ("UPDATE events SET data = '{}'", "DELETE FROM events",
-                    "UPDATE throw_notes SET data = '{}'", "DELETE FROM throw_notes",
-                    "UPDATE throws SET source = 'photo'"):
+        for sql in (
+            "UPDATE events SET data = '{}'",
+            "DELETE FROM events",
+            "UPDATE throw_notes SET data = '{}'",
+            "DELETE FROM throw_notes",
+            "UPDATE throws SET source = 'photo'",
+        ):
             with pytest.raises(sqlite3.DatabaseError, match="append-only|never changed"):
                 conn.execute(sql)
         assert [e.seq for e in store.events("g1")] == [1, 2]

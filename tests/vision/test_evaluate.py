@@ -180,6 +180,13 @@ def test_eval_script_end_to_end(tmp_path, monkeypatch, capsys):
     assert "training figures" in capsys.readouterr().out
     assert ev.main([*args, "no_such_module:read"]) == 2
     assert ev.main([*args, "test_evaluate:fake_read", "--folders", "nope"]) == 2
+    # a known folder that is not under the data root, and a limit below 1, are refused
+    # before anything is measured or written
+    (out / "results.json").unlink()
+    assert ev.main([*args, "test_evaluate:fake_read", "--folders", "fudw"]) == 2
+    assert ev.main([*args, "test_evaluate:fake_read", "--limit", "0"]) == 2
+    assert "not under" in capsys.readouterr().err
+    assert not (out / "results.json").exists()
     sys.modules.pop("zilch_eval", None)
 
 

@@ -22,9 +22,23 @@ from machine import describe  # noqa: E402
 
 
 def run(out: Path, n: int, extra: list[str]) -> float:
-    cmd = ["blender", "-b", "-t", "1", "--factory-startup", "--python",
-           str(ROOT / "tools/render/throw.py"),
-           "--", "--out", str(out), "--n", str(n), "--seed", "1", *extra]
+    cmd = [
+        "blender",
+        "-b",
+        "-t",
+        "1",
+        "--factory-startup",
+        "--python",
+        str(ROOT / "tools/render/throw.py"),
+        "--",
+        "--out",
+        str(out),
+        "--n",
+        str(n),
+        "--seed",
+        "1",
+        *extra,
+    ]
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True, text=True)
     return time.perf_counter() - t0
@@ -44,11 +58,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         dry = run(Path(tmp) / "dry", args.n, ["--dry"])
         full = run(Path(tmp) / "full", args.n, [])
-        attempts = sum(json.loads(p.read_text())["attempt"] + 1
-                       for p in (Path(tmp) / "full").glob("*.json"))
+        attempts = sum(
+            json.loads(p.read_text())["attempt"] + 1 for p in (Path(tmp) / "full").glob("*.json")
+        )
     print(f"simulate + label, no render: {dry / args.n:.1f} s per image ({args.n} images)")
-    print(f"800x600, 16 samples, rendered: {full / args.n:.1f} s per image ({args.n} images, "
-          f"{attempts} physics attempts; Blender start-up included)")
+    print(
+        f"800x600, 16 samples, rendered: {full / args.n:.1f} s per image ({args.n} images, "
+        f"{attempts} physics attempts; Blender start-up included)"
+    )
 
 
 if __name__ == "__main__":

@@ -44,8 +44,9 @@ class InstantReader:
         return vision.decode_image(data)
 
     def read(self, image: np.ndarray) -> Reading:
-        dice = tuple(Die(f, 0.99, (100 * f, 300, 80, 80), (100 * f + 40, 340)) for f in
-                     (1, 2, 3, 4, 5, 6))
+        dice = tuple(
+            Die(f, 0.99, (100 * f, 300, 80, 80), (100 * f + 40, 340)) for f in (1, 2, 3, 4, 5, 6)
+        )
         return Reading(image.shape[1], image.shape[0], dice, model_version="instant")
 
 
@@ -78,8 +79,9 @@ def measure(reader, name: str, requests: int, warmup: int) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                               log_level="warning"))
+        server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+        )
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
         while not server.started:
@@ -103,8 +105,10 @@ def measure(reader, name: str, requests: int, warmup: int) -> None:
             server.should_exit = True
             thread.join(timeout=10)
     q = statistics.quantiles(times, n=20)
-    print(f"  {name:<28} p50 {statistics.median(times):6.1f} ms   p95 {q[18]:6.1f} ms   "
-          f"max {max(times):6.1f} ms   ({len(times)} requests, {len(photos[0]) // 1024} KB JPEG)")
+    print(
+        f"  {name:<28} p50 {statistics.median(times):6.1f} ms   p95 {q[18]:6.1f} ms   "
+        f"max {max(times):6.1f} ms   ({len(times)} requests, {len(photos[0]) // 1024} KB JPEG)"
+    )
 
 
 def main() -> None:

@@ -31,14 +31,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cap", type=int, default=DEFAULT_CAP, help="turn points where it banks")
     ap.add_argument("--rules", nargs="*", default=list(PRESETS))
-    ap.add_argument("--monte-carlo", type=int, default=0, metavar="TURNS",
-                    help="also play this many turns by the policy (seed 2026) and compare")
+    ap.add_argument(
+        "--monte-carlo",
+        type=int,
+        default=0,
+        metavar="TURNS",
+        help="also play this many turns by the policy (seed 2026) and compare",
+    )
     args = ap.parse_args()
-    print(f"machine: {platform.platform()} | {platform.processor() or platform.machine()} | "
-          f"python {platform.python_version()} | cpu_count {os.cpu_count()} | BLAS threads 1")
+    print(
+        f"machine: {platform.platform()} | {platform.processor() or platform.machine()} | "
+        f"python {platform.python_version()} | cpu_count {os.cpu_count()} | BLAS threads 1"
+    )
     print(f"strategy solve per preset (cap {args.cap} points), CPU seconds")
-    print(f"  {'preset':<16}{'tables':>8}{'solve':>8}{'total':>8}{'iter':>6}"
-          f"{'contexts':>10}{'avg/turn':>14}")
+    print(
+        f"  {'preset':<16}{'tables':>8}{'solve':>8}{'total':>8}{'iter':>6}"
+        f"{'contexts':>10}{'avg/turn':>14}"
+    )
     for name in args.rules:
         rules = PRESETS[name]
         t0 = time.process_time()
@@ -46,8 +55,11 @@ def main() -> None:
         t1 = time.process_time()
         s = solve(rules, args.cap)
         t2 = time.process_time()
-        print(f"  {name:<16}{t1 - t0:>8.2f}{t2 - t1:>8.2f}{t2 - t0:>8.2f}{s.iterations:>6}"
-              f"{len(s.contexts):>10}{s.expected_turn_score:>14.6f}", flush=True)
+        print(
+            f"  {name:<16}{t1 - t0:>8.2f}{t2 - t1:>8.2f}{t2 - t0:>8.2f}{s.iterations:>6}"
+            f"{len(s.contexts):>10}{s.expected_turn_score:>14.6f}",
+            flush=True,
+        )
     if args.monte_carlo:
         import numpy as np
 
@@ -62,8 +74,11 @@ def main() -> None:
             run = play_turns(rules, args.monte_carlo, np.random.default_rng(2026))
             se = run.standard_error()
             z = (run.mean - s.expected_turn_score) / se
-            print(f"  {name:<16}{s.expected_turn_score:>12.3f}{run.mean:>12.3f}{se:>8.2f}"
-                  f"{z:>7.2f}{time.process_time() - t0:>8.1f}", flush=True)
+            print(
+                f"  {name:<16}{s.expected_turn_score:>12.3f}{run.mean:>12.3f}{se:>8.2f}"
+                f"{z:>7.2f}{time.process_time() - t0:>8.1f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

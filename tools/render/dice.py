@@ -70,9 +70,7 @@ def pip_centres(value: int, half: float = 1.0) -> list[Vec]:
     out = []
     for a, b in PIPS[value]:
         out.append(
-            tuple(
-                float(half * (n[i] + PIP_SPACING * (a * u[i] + b * v[i]))) for i in range(3)
-            )
+            tuple(float(half * (n[i] + PIP_SPACING * (a * u[i] + b * v[i]))) for i in range(3))
         )
     return out
 

@@ -82,10 +82,14 @@ def validate(label: dict) -> None:
     _need(scene.get("light") in LIGHTS, "scene.light")
     cam = scene.get("camera")
     _need(isinstance(cam, dict) and cam.get("type") in CAMERAS, "scene.camera.type")
-    _need(_num(cam.get("distance_cm")) and 25 <= cam["distance_cm"] <= 80,
-          "scene.camera.distance_cm in 25..80")
-    _need(_num(cam.get("elevation_deg")) and 0 <= cam["elevation_deg"] <= 50,
-          "scene.camera.elevation_deg in 0..50")
+    _need(
+        _num(cam.get("distance_cm")) and 25 <= cam["distance_cm"] <= 80,
+        "scene.camera.distance_cm in 25..80",
+    )
+    _need(
+        _num(cam.get("elevation_deg")) and 0 <= cam["elevation_deg"] <= 50,
+        "scene.camera.elevation_deg in 0..50",
+    )
     dice = label.get("dice")
     _need(isinstance(dice, list) and 1 <= len(dice) <= 6, "dice: 1 to 6")
     for k, d in enumerate(dice):
@@ -96,31 +100,45 @@ def validate(label: dict) -> None:
         _need(isinstance(d.get("cocked"), bool), f"{where}.cocked")
         _need(isinstance(d.get("on_table"), bool), f"{where}.on_table")
         rests = d.get("rests_on")
-        _need(isinstance(rests, list) and rests and all(r in SUPPORTS for r in rests),
-              f"{where}.rests_on")
+        _need(
+            isinstance(rests, list) and rests and all(r in SUPPORTS for r in rests),
+            f"{where}.rests_on",
+        )
         carried = any(r in ("die", "pen", "book", "tray_wall") for r in rests)
-        _need(d["cocked"] == (d["tilt_deg"] > COCKED_TILT_DEG or carried),
-              f"{where}.cocked agrees with tilt_deg and rests_on")
+        _need(
+            d["cocked"] == (d["tilt_deg"] > COCKED_TILT_DEG or carried),
+            f"{where}.cocked agrees with tilt_deg and rests_on",
+        )
         touching = d.get("touching")
-        _need(isinstance(touching, list) and all(isinstance(t, int) and 0 <= t < len(dice)
-                                                 and t != k for t in touching),
-              f"{where}.touching")
+        _need(
+            isinstance(touching, list)
+            and all(isinstance(t, int) and 0 <= t < len(dice) and t != k for t in touching),
+            f"{where}.touching",
+        )
         box = d.get("box")
-        _need(isinstance(box, list) and len(box) == 4 and all(_num(v) for v in box),
-              f"{where}.box")
+        _need(isinstance(box, list) and len(box) == 4 and all(_num(v) for v in box), f"{where}.box")
         x, y, bw, bh = box
-        _need(bw > 0 and bh > 0 and x >= 0 and y >= 0 and x + bw <= w + 0.05
-              and y + bh <= h + 0.05, f"{where}.box inside the image")
+        _need(
+            bw > 0 and bh > 0 and x >= 0 and y >= 0 and x + bw <= w + 0.05 and y + bh <= h + 0.05,
+            f"{where}.box inside the image",
+        )
         corners = d.get("top_corners")
-        _need(isinstance(corners, list) and len(corners) == 4
-              and all(isinstance(c, list) and len(c) == 2 and all(_num(v) for v in c)
-                      for c in corners), f"{where}.top_corners")
+        _need(
+            isinstance(corners, list)
+            and len(corners) == 4
+            and all(
+                isinstance(c, list) and len(c) == 2 and all(_num(v) for v in c) for c in corners
+            ),
+            f"{where}.top_corners",
+        )
         _need(_num(d.get("size_px")) and d["size_px"] > 0, f"{where}.size_px")
         # the corners are the sharp cube's; the box is the bevelled die's, a little smaller
         slack = 1 + 0.15 * d["size_px"]
         for cx, cy in corners:
-            _need(x - slack <= cx <= x + bw + slack and y - slack <= cy <= y + bh + slack,
-                  f"{where}.top_corners inside the box")
+            _need(
+                x - slack <= cx <= x + bw + slack and y - slack <= cy <= y + bh + slack,
+                f"{where}.top_corners inside the box",
+            )
         _need(_num(d.get("top_visible")) and 0 <= d["top_visible"] <= 1, f"{where}.top_visible")
         _need(_num(d.get("visible")) and 0 < d["visible"] <= 1, f"{where}.visible")
         _need(d.get("style") in STYLES, f"{where}.style")
