@@ -6,13 +6,14 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench lint clean help eval live-clip render
+.PHONY: run test bench lint clean help eval live-clip render train
 
 help:
 	@echo "make run    create .venv, install, start the web app"
 	@echo "make test   create .venv with test extras (and Chromium), run the whole suite"
 	@echo "make bench  print speed figures"
 	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...)"
+	@echo "make train  rebuild models/ (vision confidence) from the licensed photo folders"
 	@echo "make render [N=200 SEED=0 OUT=renders MIX=cocked=0.3,...]  render throws with Blender"
 
 $(BIN)/python:
@@ -54,6 +55,10 @@ live-clip: $(VENV)/.installed-run
 # Accuracy of vision.read per photo folder of ../shared/data (or $$ZILCH_DATA); plot in out/eval/.
 eval: $(VENV)/.installed-test
 	$(BIN)/python tools/eval.py $(EVAL_ARGS)
+
+# Rebuild models/ (the confidence trees of vision.read) from the licensed photo folders.
+train: $(VENV)/.installed-test
+	$(BIN)/python tools/train.py $(TRAIN_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -3,18 +3,18 @@
 
 The pipeline's candidate stage (pips, grouping, canonical layouts) runs on every labelled photo
 of the licensed folders that have boxes (nell-byler, matteop65); each face candidate is matched
-to the labelled dice. Two small tree ensembles learn from the face features: p(it is a pip die) and
-p(the value read is right). Their outputs are calibrated (isotonic) on photos held out from the
-tree ensembles' fit, and the acceptance threshold is chosen on those held-out photos too. No photo of
-an unlicensed folder is ever read here.
+to the labelled dice. Two small tree ensembles learn from the face features: p(it is a pip die)
+and p(the value read is right). Their outputs are calibrated (isotonic) on out-of-fold scores,
+and the acceptance threshold is chosen on those too. No photo of an unlicensed folder is ever
+read here.
 
-    python tools/train.py                      # fit on the training subsets, write models/
+    python tools/train.py                      # fit, calibrate, write models/dice.npz
     python tools/train.py --holdout matteop65  # leave a whole folder out; print its figures
 
 Calibration: the photos are split into folds (whole photos); each fold's candidates are scored
-by tree ensembles fitted on the other folds. The isotonic calibration and the acceptance threshold are
-fitted on those out-of-fold scores, so no photo calibrates a model that saw it. The shipped
-tree ensembles are then fitted on all the photos. The photos copied into ``sample_images/`` (the test
+by ensembles fitted on the other folds. The isotonic calibration and the acceptance threshold
+are fitted on those out-of-fold scores, so no photo calibrates a model that saw it. The shipped
+ensembles are then fitted on all the photos. The photos copied into ``sample_images/`` (the test
 fixtures) are left out of training altogether. Folders never seen in training (kamilpiechowiak,
 and the unlicensed development folders) are measured with ``make eval``.
 """
@@ -36,8 +36,8 @@ if str(REPO) not in sys.path:
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-from sklearn.isotonic import IsotonicRegression  # noqa: E402
 from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
+from sklearn.isotonic import IsotonicRegression  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from vision import datasets as D  # noqa: E402
@@ -51,9 +51,9 @@ log = logging.getLogger("train")
 #: Folders with boxes and a licence that allows training (kamilpiechowiak has no boxes).
 TRAIN_FOLDERS = ("nell-byler", "matteop65")
 #: The acceptance threshold is the lowest calibrated p(value right) at which the accepted wrong
-#: values (out of fold) stay at most this fraction of the labelled dice: half of the issue's 0.2%
-#: budget, leaving the other half for cameras and tables never seen.
-SILENT_ERROR_BUDGET = 0.001
+#: values (out of fold) stay at most this fraction of the labelled dice: the issue's 0.2%. The
+#: out-of-fold errors include label slips (dice the labels miss), so the true rate is lower.
+SILENT_ERROR_BUDGET = 0.002
 #: A group is reported as a die (flagged or not) when p(die) reaches this.
 DIE_THRESHOLD = 0.5
 #: Trees per ensemble and leaves per tree: small, so that the model file stays a few hundred kB
@@ -137,9 +137,28 @@ def cached(samples: list[D.Sample], desc: str, cache: Path | None) -> dict[str, 
     return d
 
 
+#: Which features the trees may split on. ``all``: every feature and the face patch. ``scalar``:
+#: the scale-free measurements only (no patch, no absolute grey level or polarity), which say
+#: whether the geometry is a die's and should carry over to tables not seen in training.
+COLUMNS = "all"
+
+
+def allowed_columns(kind: str) -> np.ndarray:
+    ok = np.ones(N_FEATURES, bool)
+    if kind == "scalar":
+        ok[N_SCALAR:] = False
+        for name in ("contrast_min", "polarity"):
+            ok[FEATURE_NAMES.index(name)] = False
+    return ok
+
+
 def fit_net(X: np.ndarray, y: np.ndarray, seed: int = SEED):
-    """A gradient-boosted tree ensemble on the features (patches turned 4 ways)."""
-    X, y = augment(X, y)
+    """A gradient-boosted tree ensemble on the features (patches turned 4 ways). Columns not
+    allowed are held constant, so no tree splits on them."""
+    X = X.copy()
+    X[:, ~allowed_columns(COLUMNS)] = 0.0
+    if COLUMNS == "all":
+        X, y = augment(X, y)
     clf = HistGradientBoostingClassifier(max_iter=TREES, max_leaf_nodes=LEAVES,
                                          learning_rate=0.1, l2_regularization=1.0,
                                          random_state=seed)
@@ -163,7 +182,7 @@ def prob(head: dict, X: np.ndarray) -> np.ndarray:
 
 
 def out_of_fold(d: dict, folds: int) -> tuple[np.ndarray, np.ndarray]:
-    """Raw die and value scores of every candidate from tree ensembles that did not see its photo."""
+    """Raw die and value scores of every candidate from ensembles that did not see its photo."""
     raw_die = np.zeros(len(d["X"]))
     raw_val = np.zeros(len(d["X"]))
     photos = np.unique(d["group"])
@@ -186,7 +205,7 @@ def choose_accept(p_die, p_val, d: dict, budget: float) -> float:
     reported = (p_die >= DIE_THRESHOLD) & (d["value"] > 0)
     wrong = reported & ~d["right"]
     n = max(int(d["n_dice"]), 1)
-    for t in np.round(np.arange(0.50, 0.9995, 0.005), 4):
+    for t in np.round(np.arange(0.50, 0.99995, 0.0005), 5):
         if (wrong & (p_val >= t)).sum() <= budget * n:
             return float(t)
     return 0.999
@@ -223,14 +242,18 @@ def sample_sources(folder: Path = REPO / "sample_images") -> set[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global COLUMNS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--holdout", choices=TRAIN_FOLDERS, help="leave a whole folder out")
     ap.add_argument("--out", type=Path, default=None, help="model file (default models/dice.npz)")
     ap.add_argument("--limit", type=int, default=0, help="at most N photos per folder (quick runs)")
+    ap.add_argument("--columns", choices=("all", "scalar"), default=COLUMNS,
+                    help="features the trees may use (default %(default)s)")
     ap.add_argument("--folds", type=int, default=5, help="cross-validation folds (whole photos)")
     ap.add_argument("--cache", type=Path, default=REPO / "out" / "train-cache",
                     help="where candidate features are cached between runs")
     args = ap.parse_args(argv)
+    COLUMNS = args.columns
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
 
@@ -282,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         "trees": TREES,
         "leaves": LEAVES,
         "folds": args.folds,
+        "columns": args.columns,
         "silent_error_budget": SILENT_ERROR_BUDGET,
         "figures": report,
         "machine": f"{platform.platform()} cpus={os.cpu_count()}",

@@ -9,6 +9,16 @@ from vision.imageio import MAX_PIXELS, decode_image, load_image
 from vision.pipeline import read
 from vision.reading import COCKED, FLAGS, OFF_TABLE, UNCERTAIN, Die, Reading, UnreadableImage
 
+
+def __getattr__(name: str):
+    if name == "MODEL_VERSION":  # the shipped model's version, for the dispute record
+        from vision.model import default_model
+
+        model = default_model()
+        return model.version if model else ""
+    raise AttributeError(f"module 'vision' has no attribute {name!r}")
+
+
 __all__ = [
     "COCKED", "FLAGS", "MAX_PIXELS", "OFF_TABLE", "UNCERTAIN", "Die", "Reading", "UnreadableImage",
     "decode_image", "load_image", "read",

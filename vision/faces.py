@@ -53,6 +53,9 @@ PIP_TO_FACE = (0.07, 0.45)
 #: Two faces closer than this many half-sides of the larger (stronger) one belong to one die: a
 #: flat die's side faces are centred 1.2-2 half-sides from its top face's centre in oblique views.
 OVERLAP = 1.4
+#: How far (pip radii) around a lone pip like blobs are counted: a die showing 1 has a plain face
+#: of 3-5 pip radii around its pip; a polka-dot cloth has dots every 4-6 radii.
+LONE_PIP_REACH = 8.0
 #: Half-side of a face read from a single pip, in pip radii, when no other die gives the ratio.
 ONE_PIP_HALF_SIDE = 3.2
 
@@ -188,7 +191,9 @@ def group_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> list[FaceCand
     n = len(pips)
     if n == 0:
         return []
-    d = np.hypot(pips.xy[:, None, 0] - pips.xy[None, :, 0], pips.xy[:, None, 1] - pips.xy[None, :, 1])
+    d = np.hypot(
+        pips.xy[:, None, 0] - pips.xy[None, :, 0], pips.xy[:, None, 1] - pips.xy[None, :, 1]
+    )
     rm = (pips.radius[:, None] + pips.radius[None, :]) / 2
     out: list[FaceCandidate] = []
     todo = [(np.arange(n), 0)]
@@ -213,8 +218,14 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
     """
     if len(faces) < 2:
         return faces
-    keys = [(f.value is not None, len(f.pips),
-             float(np.sum(pips.contrast[f.pips] * pips.radius[f.pips]))) for f in faces]
+    keys = [
+        (
+            f.value is not None,
+            len(f.pips),
+            float(np.sum(pips.contrast[f.pips] * pips.radius[f.pips])),
+        )
+        for f in faces
+    ]
     order = sorted(range(len(faces)), key=lambda i: keys[i], reverse=True)
     c = np.array([faces[i].center for i in order])
     hs = np.array([max(faces[i].half_side, 1.0) for i in order])
@@ -285,8 +296,13 @@ def fit_layout(xy: np.ndarray, value: int) -> tuple[float, np.ndarray, np.ndarra
     return float(err[best]) / spread, frame, centre
 
 
-def read_face(image: np.ndarray, gray: np.ndarray, pips: Pips, idx: np.ndarray,
-              half_side_hint: float | None = None) -> FaceCandidate:
+def read_face(
+    image: np.ndarray,
+    gray: np.ndarray,
+    pips: Pips,
+    idx: np.ndarray,
+    half_side_hint: float | None = None,
+) -> FaceCandidate:
     """Read one group of pips: fit its canonical layout, check the empty grid cells."""
     xy = pips.xy[idx].astype(np.float64)
     n = len(idx)
@@ -296,8 +312,7 @@ def read_face(image: np.ndarray, gray: np.ndarray, pips: Pips, idx: np.ndarray,
         c = xy.mean(axis=0)
         hs = float(np.sqrt(((xy - c) ** 2).sum(axis=1).mean())) * 1.3 + r.mean()
         frame = np.eye(2, dtype=np.float32) * hs
-        return FaceCandidate(idx, None, (float(c[0]), float(c[1])), frame, hs, 1.0, {},
-                             n_read=n)
+        return FaceCandidate(idx, None, (float(c[0]), float(c[1])), frame, hs, 1.0, {}, n_read=n)
     res, frame, centre = fit_layout(xy, value)
     if value == 1:
         hs = half_side_hint if half_side_hint else ONE_PIP_HALF_SIDE * float(r[0])
@@ -314,12 +329,14 @@ def read_face(image: np.ndarray, gray: np.ndarray, pips: Pips, idx: np.ndarray,
         value_ok = None
     else:
         value_ok = value
-    return FaceCandidate(idx, value_ok, (float(centre[0]), float(centre[1])), frame, hs, res, {},
-                         n_read=value)
+    return FaceCandidate(
+        idx, value_ok, (float(centre[0]), float(centre[1])), frame, hs, res, {}, n_read=value
+    )
 
 
-def describe(image: np.ndarray, gray: np.ndarray, pips: Pips,
-             faces: list[FaceCandidate]) -> list[FaceCandidate]:
+def describe(
+    image: np.ndarray, gray: np.ndarray, pips: Pips, faces: list[FaceCandidate]
+) -> list[FaceCandidate]:
     """The faces with their features filled in (for the confidence model and the flags)."""
     out = []
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
@@ -348,13 +365,36 @@ def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return img[yi, xi].astype(np.float32)
 
 
-#: Feature names, in the order of the vector the confidence model takes.
+#: Feature names, in the order of the vector the confidence model takes. Nothing here is in
+#: pixels or absolute colour (the die size and the dice's colour differ from table to table):
+#: every feature is a ratio to the pips' own size and contrast.
 FEATURE_NAMES = (
-    "n_pips", "residual", "aspect", "pip_to_face", "radius_cv", "contrast_min",
-    "contrast_rel", "ring_std_rel", "face_colour_spread", "empty_cells_worst", "empty_cells_mean",
-    "pip_cells_worst", "border_contrast", "face_uniformity", "log_half_side", "polarity",
-    "axis_ratio_mean", "circularity_min", "face_saturation", "extra_pips_inside",
-    "is_1", "is_2", "is_3", "is_4", "is_5", "is_6", "pips_around", "pip_inner_std",
+    "n_pips",
+    "residual",
+    "aspect",
+    "pip_to_face",
+    "radius_cv",
+    "contrast_min",
+    "contrast_rel",
+    "ring_std_rel",
+    "face_colour_spread",
+    "empty_cells_worst",
+    "empty_cells_mean",
+    "pip_cells_worst",
+    "border_contrast",
+    "face_uniformity",
+    "polarity",
+    "axis_ratio_mean",
+    "circularity_min",
+    "extra_pips_inside",
+    "is_1",
+    "is_2",
+    "is_3",
+    "is_4",
+    "is_5",
+    "is_6",
+    "pips_around",
+    "pip_inner_std",
     "size_vs_others",
 )
 
@@ -366,16 +406,28 @@ PATCH = 16
 PATCH_EXTENT = 1.15
 
 
-def face_patch(gray: np.ndarray, frame: np.ndarray, centre, face_g: float, pol: float,
-               contrast: float, size: int = PATCH) -> np.ndarray:
+def face_patch(
+    gray: np.ndarray,
+    frame: np.ndarray,
+    centre,
+    face_g: float,
+    pol: float,
+    contrast: float,
+    size: int = PATCH,
+) -> np.ndarray:
     """The face resampled to ``size`` x ``size``: 0 = face colour, 1 = pip colour."""
     c = (size - 1) / 2
     s = PATCH_EXTENT / c
     A = np.asarray(frame, np.float64) * s
     t = np.asarray(centre, np.float64) - A @ np.array([c, c])
     M = np.hstack([A, t[:, None]])
-    patch = cv2.warpAffine(gray, M, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                           borderMode=cv2.BORDER_REPLICATE)
+    patch = cv2.warpAffine(
+        gray,
+        M,
+        (size, size),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
     out = (patch.astype(np.float32) - face_g) * pol / max(contrast, 1.0)
     return np.clip(out, -1.5, 1.5)
 
@@ -383,13 +435,21 @@ def face_patch(gray: np.ndarray, frame: np.ndarray, centre, face_g: float, pol: 
 _ANG8 = np.linspace(0, 2 * np.pi, 8, endpoint=False)
 _DISC = np.concatenate([[[0.0, 0.0]], np.stack([np.cos(_ANG8), np.sin(_ANG8)], 1)])  # (9, 2)
 _ANG16 = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-_RING1 = np.concatenate([rad * np.stack([np.cos(_ANG16), np.sin(_ANG16)], 1)
-                         for rad in (PIP_OFFSET, PIP_OFFSET * np.sqrt(2))])  # (32, 2)
+_RING1 = np.concatenate(
+    [
+        rad * np.stack([np.cos(_ANG16), np.sin(_ANG16)], 1)
+        for rad in (PIP_OFFSET, PIP_OFFSET * np.sqrt(2))
+    ]
+)  # (32, 2)
 _SQ = np.linspace(-1, 1, 9)
-_EDGE = np.concatenate([
-    np.stack([_SQ, -np.ones(9)], 1), np.stack([_SQ, np.ones(9)], 1),
-    np.stack([-np.ones(9), _SQ], 1), np.stack([np.ones(9), _SQ], 1),
-])  # (36, 2) points on the face's outline
+_EDGE = np.concatenate(
+    [
+        np.stack([_SQ, -np.ones(9)], 1),
+        np.stack([_SQ, np.ones(9)], 1),
+        np.stack([-np.ones(9), _SQ], 1),
+        np.stack([np.ones(9), _SQ], 1),
+    ]
+)  # (36, 2) points on the face's outline
 _GREY = np.array([0.114, 0.587, 0.299])
 
 
@@ -430,6 +490,17 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     f["axis_ratio_mean"] = float((ax[:, 1] / (ax[:, 0] + 1e-6)).mean())
     f["circularity_min"] = float(pips.circularity[idx].min())
     f["pip_inner_std"] = float(pips.inner_std[idx].max()) / c_div
+    # like blobs (same polarity, similar size) within LONE_PIP_REACH pip radii of the centre
+    dxy = pips.xy - centre
+    rr_all = pips.radius / (rmed + 1e-6)
+    near = (
+        (np.hypot(dxy[:, 0], dxy[:, 1]) < LONE_PIP_REACH * rmed)
+        & (rr_all > 0.7)
+        & (rr_all < 1.4)
+        & (pips.polarity == pips.polarity[idx][0])
+    )
+    near[idx] = False
+    f["like_blobs_near"] = float(near.sum())
     mx, mn = float(face.max()), float(face.min())
     f["face_saturation"] = (mx - mn) / (mx + 1e-6)
     # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.
@@ -451,7 +522,7 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
         occ[list(_LAYOUTS[value])] = True
         if value == 1:
             # rotation unknown: check rings of radius PIP_OFFSET and PIP_OFFSET*sqrt(2)
-            empt = (g_all[n_c:n_c + n_r] - face_g) * pol / c_div
+            empt = (g_all[n_c : n_c + n_r] - face_g) * pol / c_div
             f["empty_cells_worst"] = float(np.sort(empt)[-2])
             f["empty_cells_mean"] = float(empt.mean())
         else:
@@ -466,13 +537,18 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
             inside = (np.abs(local) < 0.95).all(axis=1) & (pips.polarity == pips.polarity[idx][0])
             inside[idx] = False
             f["extra_pips_inside"] = float(inside.sum())
+            # like pips just outside the face: a polka-dot cloth or a mesh, not a die on a table
+            reach = np.abs(local).max(axis=1)
+            rr = pips.radius / (rmed + 1e-6)
+            like = (pips.polarity == pips.polarity[idx][0]) & (rr > 0.7) & (rr < 1.4)
+            f["pips_around"] = float(((reach > 1.05) & (reach < 2.0) & like).sum())
     else:
         f["empty_cells_worst"] = 1.0
         f["empty_cells_mean"] = 1.0
         f["pip_cells_worst"] = 0.0
     # Border: just outside the face against just inside (a die stands out from the table).
     ne = len(_EDGE)
-    col = image[yi[-2 * ne:], xi[-2 * ne:]].astype(np.float32)
+    col = image[yi[-2 * ne :], xi[-2 * ne :]].astype(np.float32)
     dist = np.abs(col - face).sum(axis=1) / np.sqrt(3)
     f["face_uniformity"] = float(np.sort(dist[:ne])[ne // 2]) / c_div
     f["border_contrast"] = float(np.sort(dist[ne:])[ne // 2]) / c_div

@@ -87,11 +87,36 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+def _jpeg_scan_start(data: bytes) -> int | None:
+    """Offset of the main image's first start-of-scan marker (walking the segments, so that an
+    EXIF thumbnail's own markers inside APP1 are skipped)."""
+    i, n = 2, len(data)
+    while i + 4 <= n:
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker == 0xFF:
+            i += 1
+            continue
+        if marker in (0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        if marker == 0xDA:
+            return i
+        if marker == 0xD9:
+            return None
+        i += 2 + struct.unpack(">H", data[i + 2 : i + 4])[0]
+    return None
+
+
 def _check_complete(data: bytes) -> None:
     if data.startswith(_JPEG_SOI):
-        # Trailing padding after EOI is common (some cameras append zeros); allow a little.
-        tail = data[-4096:].rstrip(b"\x00")
-        if not tail.endswith(_JPEG_EOI):
+        # The compressed data cannot hold the bytes FF D9 (a coded FF is always followed by 00 or
+        # a restart marker), so a complete JPEG has its end-of-image marker after its first scan.
+        # Data after it (padding, a motion photo's video) is allowed.
+        sos = _jpeg_scan_start(data)
+        if sos is None or data.rfind(_JPEG_EOI) < sos:
             raise UnreadableImage("the JPEG file is truncated (it has no end-of-image marker).")
     elif data.startswith(_PNG_SIG):
         if b"IEND" not in data[-64:]:

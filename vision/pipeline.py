@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -40,23 +40,48 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
     scale = min(1.0, WORK_MAX_SIDE / max(h, w))
     if max(h, w) < WORK_MIN_SIDE:
         scale = min(2.0, WORK_MIN_SIDE / max(h, w))
-    work = image if scale == 1.0 else cv2.resize(
-        image, (round(w * scale), round(h * scale)),
-        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+    work = (
+        image
+        if scale == 1.0
+        else cv2.resize(
+            image,
+            (round(w * scale), round(h * scale)),
+            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+        )
     )
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     pips = find_pips(work, gray=gray)
     faces = group_pips(work, gray, pips)
     # A one-pip face has no layout to measure its size: take the die size from the other dice.
-    multi = [f.half_side / float(np.median(pips.radius[f.pips])) for f in faces
-             if f.value is not None and f.value >= 2]
+    multi = [
+        f.half_side / float(np.median(pips.radius[f.pips]))
+        for f in faces
+        if f.value is not None and f.value >= 2
+    ]
     if multi:
         ratio = float(np.median(multi))
-        faces = [_one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1
-                 else f for f in faces]
+        faces = [
+            _one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1 else f
+            for f in faces
+        ]
     faces = suppress_overlaps(faces, pips)
     faces = describe(work, gray, pips, faces)
     return faces, scale, work, gray
+
+
+#: A lone pip with at least this many like blobs (same polarity and size) within
+#: ``faces.LONE_PIP_REACH`` pip radii is a dot of a patterned cloth or a mesh, not a die showing 1.
+#: Dropping a real 1 in a tight cluster is the price: a missing die is seen, a phantom one is not.
+PATTERN_NEIGHBOURS_ONE = 3
+#: A face of several pips with at least this many like pips just outside it (1.05-2 half-sides) is
+#: part of a dotted pattern: touching dice put at most three or four pips there.
+PATTERN_NEIGHBOURS = 5
+
+
+def _in_a_pattern(face: FaceCandidate) -> bool:
+    if len(face.pips) == 1:
+        return face.features.get("like_blobs_near", 0) >= PATTERN_NEIGHBOURS_ONE
+    return face.features.get("pips_around", 0) >= PATTERN_NEIGHBOURS
 
 
 def _one_pip_size(face: FaceCandidate, half_side: float) -> FaceCandidate:
@@ -88,7 +113,7 @@ def read(
     p_die, p_val = score(faces, model)
     thr_accept = accept if accept is not None else (model.accept if model else 1.1)
     thr_die = model.die_threshold if model else 0.5
-    keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
+    keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die and not _in_a_pattern(f)]
     kept = [faces[i] for i in keep]
     cocked = geometry.cocked_flags(kept)
     if area is not None:
@@ -113,10 +138,15 @@ def read(
         dice.append(Die(f.value, conf, box, (f.center[0] * inv, f.center[1] * inv), tuple(flags)))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     ms = (time.perf_counter() - t0) * 1000
-    info = {"scale": scale, "candidates": len(faces),
-            "die_size_px": float(np.median([f.half_side * 2 * inv for f in kept])) if kept else None,
-            "area": None if poly is None else (np.asarray(poly) * inv).round(1).tolist()}
-    return Reading(w, h, tuple(dice), ms=ms, model_version=model.version if model else "", info=info)
+    info = {
+        "scale": scale,
+        "candidates": len(faces),
+        "die_size_px": float(np.median([f.half_side * 2 * inv for f in kept])) if kept else None,
+        "area": None if poly is None else (np.asarray(poly) * inv).round(1).tolist(),
+    }
+    return Reading(
+        w, h, tuple(dice), ms=ms, model_version=model.version if model else "", info=info
+    )
 
 
 def score(faces: list[FaceCandidate], model: DiceModel | None) -> tuple[np.ndarray, np.ndarray]:

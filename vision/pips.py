@@ -78,11 +78,11 @@ class Pips:
 
 
 def _empty() -> Pips:
-    z = np.zeros((0,), np.float32)
-    return Pips(
-        np.zeros((0, 2), np.float32), z, np.zeros((0, 2), np.float32), z,
-        np.zeros((0,), np.int8), z, np.zeros((0, 3), np.float32), z, z, z,
-    )
+    shapes = {"xy": (0, 2), "axes": (0, 2), "ring": (0, 3), "colour": (0, 3)}
+    return Pips(**{
+        f: np.zeros(shapes.get(f, (0,)), np.int8 if f in ("polarity", "plane") else np.float32)
+        for f in Pips.__dataclass_fields__
+    })
 
 
 def find_pips(
@@ -106,7 +106,7 @@ def find_pips(
     planes = {"gray": gray}
     if "chroma" in channels:
         planes["chroma"] = _chroma(bgr)
-    for name, plane in planes.items():
+    for plane in planes.values():
         img = plane
         for level in range(levels):
             if level > 0:
@@ -117,11 +117,13 @@ def find_pips(
             # At level 0 small pips; at higher levels only the pips too big for the level below.
             lo = min_area if level == 0 else LEVEL_MIN_AREA
             hi = block_size * block_size * LEVEL_MAX_AREA_FRACTION
-            for polarity, ttype in ((-1, cv2.THRESH_BINARY_INV), (1, cv2.THRESH_BINARY)):
-                c = threshold_offset if polarity < 0 else -threshold_offset
-                mask = cv2.adaptiveThreshold(
-                    img, 255, cv2.ADAPTIVE_THRESH_MEAN_C, ttype, block_size, c
-                )
+            # One local mean serves both polarities (what adaptiveThreshold computes twice).
+            mean = cv2.blur(img, (block_size, block_size), borderType=cv2.BORDER_REPLICATE)
+            for polarity in (-1, 1):
+                if polarity < 0:  # darker than the neighbourhood by more than the offset
+                    mask = cv2.compare(cv2.subtract(mean, img), threshold_offset, cv2.CMP_GE)
+                else:
+                    mask = cv2.compare(cv2.subtract(img, mean), threshold_offset, cv2.CMP_GT)
                 _blobs(mask, lo, hi, min_circularity, min_solidity, min_axis_ratio,
                        scale, polarity, cand)
     if not cand:

@@ -209,7 +209,7 @@ def describe(throw: Reading, frame: int, number: int, rules: Rules) -> str:
     elif throw.values:
         opts = options(Throw(tuple(throw.values)), rules)
         parts.append("ZILCH" if opts.zilch else
-                     f"max {format_points(opts.max)} keeping {next(iter(opts)).keep}")
+                     f"max {format_points(opts.max)} keeping {opts.best.keep}")
     return "  ".join(parts)
 
 
