@@ -128,6 +128,8 @@ def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_m
             page.wait_for_function(
                 "document.querySelector('[data-testid=live-note]').dataset.confirmed === '1'",
                 timeout=10000)
+            page.wait_for_timeout(500)  # more frames of the same throw: the note stays
+            confirmed_note = page.inner_text("[data-testid=live-note]")
             page.wait_for_function(SHOWS.format("".join(map(str, b))), timeout=20000)
             second = {
                 "read": page.inner_text("[data-testid=live-read]"),
@@ -155,6 +157,7 @@ def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_m
     thrown = api(server, "GET", f"/api/games/{game['id']}/throws/1")
     assert thrown["source"] == "photo" and sorted(thrown["faces"]) == list(a.values)
     assert thrown["status"] == "rolled"
+    assert confirmed_note.startswith("confirmed as throw 1 of the game")
 
     check_timeline(live, thumbs, start, plan, clip_thumbs, [list(a.values), b])
 

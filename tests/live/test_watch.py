@@ -191,6 +191,9 @@ def test_the_text_line_of_a_throw():
         "throw 2 at frame 9: read 1  flagged 5 (uncertain), 3 (cocked)  throw again")
     r = Reading(640, 480, (die(2, 0), die(3, 40)))
     assert describe(r, 5, 3, rules).endswith("ZILCH")
+    r = Reading(640, 480, (die(2, 0), die(3, 40), die(1, 80, (UNCERTAIN,))))
+    assert describe(r, 6, 4, rules) == (
+        "throw 4 at frame 6: read 2 3  flagged 1 (uncertain)  check the flagged dice")
 
 
 @pytest.mark.parametrize("suffix", [".avi", ".mp4"])
