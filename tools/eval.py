@@ -273,9 +273,10 @@ def write_outputs(out: Path, table: list[Row], scores: list[ImageScore], meta: d
 
 def run_rendered(
     samples: list[D.Sample], read: Callable, training: bool = False
-) -> tuple[list[ImageScore], RE.FlagCounts, list[dict]]:
-    """Read every rendered throw: value scores (as for photos), flag counts, per-image counts."""
-    scores, total, per_image = [], RE.FlagCounts(), []
+) -> tuple[list[ImageScore], list[ImageScore], RE.FlagCounts, list[dict]]:
+    """Read every rendered throw: value scores (as for photos) of all dice and of the flat,
+    on-table dice alone, flag counts, and per-image counts."""
+    scores, flat, total, per_image = [], [], RE.FlagCounts(), []
     for s in tqdm(samples, desc="eval renders", unit="render", file=sys.stderr):
         img = cv2.imread(str(s.image), cv2.IMREAD_COLOR)
         if img is None:
@@ -291,13 +292,16 @@ def run_rendered(
         sc = score(s, reading, training)
         sc.ms, sc.error = (reading.ms if reading.ms > 0 else ms), error
         scores.append(sc)
+        fs = score(RE.to_sample(s.extra["label"], s.image, flat_only=True), reading, training)
+        fs.ms, fs.error = sc.ms, error
+        flat.append(fs)
         if error:
             continue
         counts = RE.flag_counts(s.extra["label"], reading)
         total.add(counts)
         per_image.append({"image": s.name, "kind": s.extra["label"].get("kind"),
                           **counts.to_json()})  # fmt: skip
-    return scores, total, per_image
+    return scores, flat, total, per_image
 
 
 def _pooled(name: str, scores: list[ImageScore]) -> Row | None:
@@ -305,14 +309,24 @@ def _pooled(name: str, scores: list[ImageScore]) -> Row | None:
 
 
 def rendered_report(
-    folder: Path, row: Row, counts: RE.FlagCounts, photos: Row | None, train_note: str = ""
+    folder: Path,
+    row: Row,
+    counts: RE.FlagCounts,
+    photos: Row | None,
+    train_note: str = "",
+    flat: Row | None = None,
 ) -> str:
     """The rendered section: value accuracy, the two flags against the target, renders vs photos."""
     lines = [
         "",
         f"RENDERED THROWS (computer renders of {folder}, NOT photos; reported apart){train_note}",
-        HEADER.replace("photos", "renders"),
+        HEADER.replace(" photos", "renders"),
         format_row(row),
+        *([format_row(flat)] if flat else []),
+        "(the second row: flat, on-table dice alone; cocked and off-table dice neither right "
+        "nor wrong there)"
+        if flat
+        else "",
         "",
         f"{'flag':<11}{'truth':>7}{'found':>7}{'recall':>9}{'rethrow':>9}"
         f"{'flat dice':>11}{'false':>7}{'false %':>9}   target: recall >= "
@@ -330,11 +344,13 @@ def rendered_report(
     ]
     if photos is not None:
         lines += ["", "renders vs real photos (does accuracy on renders predict it on photos?)"]
-        lines += [HEADER.replace("photos", "images"), format_row(row), format_row(photos)]
+        lines += [HEADER.replace("photos", "images"), format_row(flat or row), format_row(photos)]
     return "\n".join(lines)
 
 
-def plot_rendered(counts: RE.FlagCounts, row: Row, photos: Row | None, path: Path) -> None:
+def plot_rendered(
+    counts: RE.FlagCounts, row: Row, photos: Row | None, path: Path, flat: Row | None = None
+) -> None:
     """The two flags against the target, and value outcomes on renders beside real photos."""
     import matplotlib
 
@@ -364,7 +380,9 @@ def plot_rendered(counts: RE.FlagCounts, row: Row, photos: Row | None, path: Pat
     ax1.set_title("flags on rendered throws (renders, not photos); dashed: target", fontsize=9)
     ax1.legend(fontsize=7, loc="upper right")
 
-    groups = [(f"renders\n{row.dice} dice", row)]
+    groups = [(f"renders, all dice\n{row.dice} dice", row)]
+    if flat is not None:
+        groups.append((f"renders, flat dice\n{flat.dice} dice", flat))
     if photos is not None:
         groups.append((f"held-out photos\n{photos.dice} dice", photos))
     left = [0.0] * len(groups)
@@ -396,23 +414,25 @@ def evaluate_rendered(
         print(f"\nrendered throws: none under {folder} (make render)")
         return {}
     training = bool(train) and ("rendered" in train or str(folder) in train)
-    scores, counts, per_image = run_rendered(samples, read, training)
+    scores, flat_scores, counts, per_image = run_rendered(samples, read, training)
     row = aggregate(RE.RENDERED, training, scores)
+    flat = aggregate("RENDERS, flat dice", training, flat_scores)
     photos = _pooled("held-out photos", [s for s in photo_scores if not s.training])
     note = "  (TRAINED ON)" if training else ""
-    print(rendered_report(folder, row, counts, photos, note))
+    print(rendered_report(folder, row, counts, photos, note, flat))
     result = {
         "rendered": True,
         "folder": str(folder),
         "images": len(samples),
         "row": row.to_json(),
+        "row_flat_dice": flat.to_json(),
         "flags": counts.to_json(),
         "held_out_photos": photos.to_json() if photos else None,
         "per_image": per_image,
     }
     out.mkdir(parents=True, exist_ok=True)
     (out / "rendered.json").write_text(json.dumps(result, indent=1))
-    plot_rendered(counts, row, photos, out / "rendered_flags.png")
+    plot_rendered(counts, row, photos, out / "rendered_flags.png", flat)
     print(f"wrote {out / 'rendered_flags.png'}, rendered.json")
     return result
 

@@ -131,15 +131,27 @@ def flag_counts(label: dict, reading: Reading) -> FlagCounts:
     return out
 
 
-def to_sample(label: dict, image: Path) -> Sample:
-    """The label as a :class:`Sample` (whole-die boxes), for :func:`vision.evaluate.score`."""
+def to_sample(label: dict, image: Path, flat_only: bool = False) -> Sample:
+    """The label as a :class:`Sample` (whole-die boxes), for :func:`vision.evaluate.score`.
+
+    With ``flat_only``, only the flat, on-table dice are labelled dice; the cocked and off-table
+    ones become ignored boxes (whatever is read there is neither right nor wrong), and the throw
+    is not scored as a whole: the value figures that compare with photos of dice lying flat.
+    """
+
+    def flat(d: dict) -> bool:
+        return not d["cocked"] and d["on_table"]
+
+    dice = [d for d in label["dice"] if flat(d) or not flat_only]
     return Sample(
         image=image,
-        folder=RENDERED,
+        folder=f"{RENDERED}, flat" if flat_only else RENDERED,
         licence="MIT",
-        dice=tuple(LabelledDie(d["value"], _box(d["box"])) for d in label["dice"]),
+        dice=tuple(LabelledDie(d["value"], _box(d["box"])) for d in dice),
+        ignored=tuple(_box(d["box"]) for d in label["dice"] if flat_only and not flat(d)),
         box_covers=WHOLE_DIE,
-        rethrow=any(d["cocked"] or not d["on_table"] for d in label["dice"]),
+        complete=not flat_only,
+        rethrow=any(not flat(d) for d in label["dice"]),
         extra={"label": label},
     )
 
