@@ -104,6 +104,12 @@ def test_value_scoring_of_a_render_reuses_the_photo_scoring():
     sc = score(s, READING)
     # right: the flat 6 only; flagged: the six found dice with a flag; missed: two
     assert (sc.labelled, sc.found, sc.right, sc.flagged, sc.wrong, sc.phantom) == (9, 7, 1, 6, 0, 1)
+    # the flat, on-table dice alone: the others are ignored boxes, the throw is not scored whole
+    f = to_sample(LABEL, Path("t.jpg"), flat_only=True)
+    assert len(f.dice) == 4 and len(f.ignored) == 5 and not f.complete
+    sc = score(f, READING)
+    assert (sc.labelled, sc.found, sc.right, sc.flagged, sc.wrong, sc.phantom) == (4, 3, 1, 2, 0, 1)
+    assert sc.throw_right is None
 
 
 def test_load_rendered_reads_the_committed_labels():
