@@ -12,7 +12,7 @@ help:
 	@echo "make run    create .venv, install, start the web app"
 	@echo "make test   create .venv with test extras (and Chromium), run the whole suite"
 	@echo "make bench  print speed figures"
-	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...)"
+	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...), and on renders apart"
 	@echo "make train  rebuild models/ (vision confidence) from the licensed photo folders"
 	@echo "make render [N=200 SEED=0 OUT=renders MIX=cocked=0.3,...]  render throws with Blender"
 
