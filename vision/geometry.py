@@ -94,3 +94,105 @@ def off_table_flags(faces: Sequence, area: np.ndarray | None, *, given: bool = F
     if not given and n and (~out).mean() < AREA_MIN_DICE_INSIDE:
         return [False] * n  # the outline found is not where the dice are: not a playing area
     return [bool(v) for v in out]
+
+
+#: The table around a die is sampled in a ring from this many half-sides from its centre (beyond
+#: the die's own sides and shadow, which reach about 1.5 half-sides in a slanted view)...
+SURFACE_RING_INNER = 2.0
+#: ... to this many (close enough to be the surface the die lies on).
+SURFACE_RING_OUTER = 3.0
+#: Two surface samples are the same surface when their Lab colours (median over the ring) are
+#: within this distance (CIE76, 0-255 Lab scale of OpenCV): lighting across one table changes it
+#: by about 10; felt against wood, a tray floor against the table, a book against a mat by 30+.
+SURFACE_SAME_LAB = 18.0
+#: A die lies on the playing surface when at least this share of its ring has that surface's
+#: colour (a die against the tray wall or beside a pen still shows some floor around it).
+SURFACE_MIN_SHARE = 0.05
+
+
+def _rings(image: np.ndarray, faces: Sequence) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The blurred Lab image, and each face's surface ring pixels (other dice left out)."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    others = np.zeros((h, w), np.uint8)
+    for f in faces:
+        cv2.circle(others, (int(f.center[0]), int(f.center[1])),
+                   int(SURFACE_RING_INNER * f.half_side), 255, -1)
+    rings = []
+    for f in faces:
+        c = (int(f.center[0]), int(f.center[1]))
+        ring = np.zeros((h, w), np.uint8)
+        cv2.circle(ring, c, int(SURFACE_RING_OUTER * f.half_side), 255, -1)
+        ring[others > 0] = 0
+        rings.append(lab[ring > 0])
+    return lab, rings
+
+
+def surface_colours(image: np.ndarray, faces: Sequence) -> np.ndarray:
+    """For each face, the median Lab colour of the surface ring around it (other dice left out)."""
+    if len(faces) == 0:
+        return np.zeros((0, 3))
+    _, rings = _rings(image, faces)
+    return np.array([np.median(px, axis=0) if len(px) else np.full(3, np.nan) for px in rings])
+
+
+#: A die found off the surface must also stand apart from the dice on it by more than this many
+#: half-sides (two die sides): in a dense throw, dice the reader missed cover a die's ring and
+#: change its colour, while a die off the table lies beyond a tray wall or a table edge.
+SURFACE_MIN_GAP = 4.0
+#: The image's centre, sampled for the playing surface when the dice do not agree: the middle
+#: fraction of each side.
+CENTRE_FRACTION = 0.3
+
+
+def _centre_colour(image: np.ndarray, faces: Sequence) -> np.ndarray | None:
+    """Median Lab colour of the image's central part, dice left out."""
+    h, w = image.shape[:2]
+    y0, y1 = int(h * (0.5 - CENTRE_FRACTION / 2)), int(h * (0.5 + CENTRE_FRACTION / 2))
+    x0, x1 = int(w * (0.5 - CENTRE_FRACTION / 2)), int(w * (0.5 + CENTRE_FRACTION / 2))
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    mask = np.zeros((h, w), np.uint8)
+    mask[y0:y1, x0:x1] = 255
+    for f in faces:
+        cv2.circle(mask, (int(f.center[0]), int(f.center[1])),
+                   int(SURFACE_RING_INNER * f.half_side), 0, -1)
+    px = lab[mask > 0]
+    return np.median(px, axis=0) if len(px) else None
+
+
+def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
+    """For each face, whether it lies on another surface than most of the dice do.
+
+    The surface most dice lie on (a strict majority sharing one colour) is the playing surface; a
+    die whose ring differs is on the floor, outside the tray, or on a book. With no strict
+    majority (two dice, one each side), the playing surface is the one at the image's centre,
+    where a player aims the camera, when at least one die lies on it.
+    """
+    n = len(faces)
+    out = [False] * n
+    if n < 2:
+        return out
+    col = surface_colours(image, faces)
+    ok = ~np.isnan(col).any(axis=1)
+    d = np.linalg.norm(col[:, None, :] - col[None, :, :], axis=2)
+    same = (d <= SURFACE_SAME_LAB) & ok[:, None] & ok[None, :]
+    seed = int(np.argmax(same.sum(axis=1)))
+    group = same[seed]
+    if group.sum() * 2 > n:
+        ref = np.median(col[group], axis=0)
+    else:
+        ref = _centre_colour(image, faces)
+        if ref is None or not (np.linalg.norm(col - ref, axis=1) <= SURFACE_SAME_LAB).any():
+            return out
+    _, rings = _rings(image, faces)
+    for i, px in enumerate(rings):
+        if len(px):
+            share = (np.linalg.norm(px - ref, axis=1) <= SURFACE_SAME_LAB).mean()
+            out[i] = bool(share < SURFACE_MIN_SHARE)
+    on = [k for k in range(n) if not out[k]]
+    for i in range(n):
+        if out[i] and on:
+            gap = min(np.hypot(faces[i].center[0] - faces[k].center[0],
+                               faces[i].center[1] - faces[k].center[1]) for k in on)
+            out[i] = bool(gap > SURFACE_MIN_GAP * faces[i].half_side)
+    return out

@@ -121,6 +121,8 @@ def read(
     else:
         poly = geometry.find_playing_area(work, gray)
     off = geometry.off_table_flags(kept, poly, given=area is not None)
+    if area is None:
+        off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
     dice = []
     inv = 1.0 / scale
     for k, i in enumerate(keep):
