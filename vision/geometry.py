@@ -101,18 +101,25 @@ def off_table_flags(faces: Sequence, area: np.ndarray | None, *, given: bool = F
 SURFACE_RING_INNER = 2.0
 #: ... to this many (close enough to be the surface the die lies on).
 SURFACE_RING_OUTER = 3.0
-#: Two surface samples are the same surface when their Lab colours (median over the ring) are
-#: within this distance (CIE76, 0-255 Lab scale of OpenCV): lighting across one table changes it
-#: by about 10; felt against wood, a tray floor against the table, a book against a mat by 30+.
-SURFACE_SAME_LAB = 18.0
+#: Two surface samples are the same surface when their colours (median over the ring) are within
+#: this distance in the (a, b) hue plane of OpenCV's 0-255 Lab: light across one table moves a, b
+#: by a few units; felt against wood, a tray floor against the table differ by 20 and more.
+#: Chosen among 8, 12, 18, 25 on the even-indexed renders only.
+SURFACE_SAME_LAB = 12.0
+#: Lightness counts this much against hue (a, b) in that distance: light and shadow across one
+#: table change L far more than a and b. With 0.3, real photos of many dice under uneven light
+#: (fudw) got a third of their dice flagged; with 0, two of 310.
+SURFACE_L_WEIGHT = 0.0
 #: A die lies on the playing surface when at least this share of its ring has that surface's
 #: colour (a die against the tray wall or beside a pen still shows some floor around it).
+#: Chosen among 0.03, 0.05, 0.1, 0.2 on the even-indexed renders only.
 SURFACE_MIN_SHARE = 0.05
 
 
 def _rings(image: np.ndarray, faces: Sequence) -> tuple[np.ndarray, list[np.ndarray]]:
     """The blurred Lab image, and each face's surface ring pixels (other dice left out)."""
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= SURFACE_L_WEIGHT
     h, w = lab.shape[:2]
     others = np.zeros((h, w), np.uint8)
     for f in faces:
@@ -137,9 +144,10 @@ def surface_colours(image: np.ndarray, faces: Sequence) -> np.ndarray:
 
 
 #: A die found off the surface must also stand apart from the dice on it by more than this many
-#: half-sides (two die sides): in a dense throw, dice the reader missed cover a die's ring and
+#: half-sides (three die sides): in a dense throw, dice the reader missed cover a die's ring and
 #: change its colour, while a die off the table lies beyond a tray wall or a table edge.
-SURFACE_MIN_GAP = 4.0
+#: Chosen among 0, 3, 4, 6, 8 on the even-indexed renders only.
+SURFACE_MIN_GAP = 6.0
 #: The image's centre, sampled for the playing surface when the dice do not agree: the middle
 #: fraction of each side.
 CENTRE_FRACTION = 0.3
@@ -150,7 +158,8 @@ def _centre_colour(image: np.ndarray, faces: Sequence) -> np.ndarray | None:
     h, w = image.shape[:2]
     y0, y1 = int(h * (0.5 - CENTRE_FRACTION / 2)), int(h * (0.5 + CENTRE_FRACTION / 2))
     x0, x1 = int(w * (0.5 - CENTRE_FRACTION / 2)), int(w * (0.5 + CENTRE_FRACTION / 2))
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= SURFACE_L_WEIGHT
     mask = np.zeros((h, w), np.uint8)
     mask[y0:y1, x0:x1] = 255
     for f in faces:

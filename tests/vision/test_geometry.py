@@ -20,7 +20,9 @@ def test_dice_outside_the_tray_are_flagged_and_dice_inside_are_not():
     label = json.loads((RENDERS / "throw_2026_00015.json").read_text())
     assert label["index"] % 2 == 1  # the test half
     reading = read(cv2.imread(str(RENDERS / label["image"])))
-    pairs = dict(match([Box(*d["box"]) for d in label["dice"]], [Box(*p.box) for p in reading.dice]))
+    pairs = dict(
+        match([Box(*d["box"]) for d in label["dice"]], [Box(*p.box) for p in reading.dice])
+    )
     off = [i for i, d in enumerate(label["dice"]) if not d["on_table"]]
     flat = [i for i, d in enumerate(label["dice"]) if d["on_table"] and not d["cocked"]]
     assert off and flat
