@@ -20,6 +20,7 @@ import numpy as np
 
 from vision import geometry
 from vision.faces import FaceCandidate, describe, group_pips, suppress_overlaps
+from vision.gate import Gate, default_gate
 from vision.model import DiceModel, default_model
 from vision.pips import find_pips
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
@@ -94,6 +95,7 @@ def read(
     area: Sequence[Sequence[float]] | None = None,
     model: DiceModel | None = None,
     accept: float | None = None,
+    gate: Gate | None = None,
 ) -> Reading:
     """Read every pip die of a BGR uint8 photo.
 
@@ -112,6 +114,17 @@ def read(
     faces, scale, work, gray = candidates(image)
     p_die, p_val = score(faces, model)
     thr_accept = accept if accept is not None else (model.accept if model else 1.1)
+    gate = gate if gate is not None else default_gate()
+    if gate is not None and accept is None:
+        # A value is accepted when either the trees (sure on tables like the training ones) or
+        # the table-independent gate (vision.gate, chosen leaving a folder out) trust it.
+        p_gate = gate.p([f.features for f in faces])
+        ok = (p_gate > gate.accept) | (p_val >= thr_accept)
+        p_val = np.where(
+            ok,
+            np.maximum(np.maximum(p_gate, p_val), thr_accept),
+            np.minimum(np.maximum(p_gate, p_val), thr_accept - 1e-6),
+        )
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die and not _in_a_pattern(f)]
     kept = [faces[i] for i in keep]
