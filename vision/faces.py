@@ -453,6 +453,34 @@ _EDGE = np.concatenate(
 _GREY = np.array([0.114, 0.587, 0.299])
 
 
+#: A lone pip is a dot of a regular pattern (a polka-dot cloth, a mesh) when at least this many
+#: like blobs lie at its nearest neighbour's distance (within LATTICE_TOLERANCE), all around it.
+LATTICE_NEIGHBOURS = 4
+LATTICE_TOLERANCE = 1.2
+#: ... and that distance is at most this many pip radii (beyond, they are separate things).
+LATTICE_REACH = 24.0
+
+
+def lattice(pips: Pips, xy, radius: float, polarity: int) -> float:
+    """How many like blobs of ``pips`` surround a pip at ``xy`` at its nearest like neighbour's
+    distance, when they surround it on all sides (no angular gap over 120 degrees); else 0."""
+    dxy = pips.xy - np.asarray(xy, np.float32)
+    dist = np.hypot(dxy[:, 0], dxy[:, 1])
+    rmed = radius
+    rr = pips.radius / (rmed + 1e-6)
+    like = (pips.polarity == polarity) & (rr > 0.7) & (rr < 1.4) & (dist > 0.5)
+    like &= dist < LATTICE_REACH * rmed
+    if like.sum() < LATTICE_NEIGHBOURS:
+        return 0.0
+    d = dist[like]
+    ring = d <= LATTICE_TOLERANCE * d.min()
+    if ring.sum() < LATTICE_NEIGHBOURS:
+        return 0.0
+    ang = np.sort(np.arctan2(dxy[like][ring, 1], dxy[like][ring, 0]))
+    gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * np.pi]))
+    return float(ring.sum()) if gaps.max() < np.deg2rad(120) else 0.0
+
+
 def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]

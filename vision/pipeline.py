@@ -19,10 +19,10 @@ import cv2
 import numpy as np
 
 from vision import geometry
-from vision.faces import FaceCandidate, describe, group_pips, suppress_overlaps
+from vision.faces import FaceCandidate, describe, group_pips, lattice, suppress_overlaps
 from vision.gate import Gate, default_gate
 from vision.model import DiceModel, default_model
-from vision.pips import find_pips
+from vision.pips import MAX_PIPS, find_pips
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,8 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
         )
     )
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    pips = find_pips(work, gray=gray)
+    every = find_pips(work, gray=gray, max_pips=None)
+    pips = every.take(np.arange(min(len(every), MAX_PIPS)))  # strongest first
     faces = group_pips(work, gray, pips)
     # A one-pip face has no layout to measure its size: take the die size from the other dice.
     multi = [
@@ -67,6 +68,12 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
         ]
     faces = suppress_overlaps(faces, pips)
     faces = describe(work, gray, pips, faces)
+    for f in faces:
+        if len(f.pips) == 1:  # against every blob: on a patterned cloth most were capped off
+            i = f.pips[0]
+            f.features["lattice"] = lattice(
+                every, pips.xy[i], float(pips.radius[i]), int(pips.polarity[i])
+            )
     return faces, scale, work, gray
 
 
@@ -81,7 +88,10 @@ PATTERN_NEIGHBOURS = 5
 
 def _in_a_pattern(face: FaceCandidate) -> bool:
     if len(face.pips) == 1:
-        return face.features.get("like_blobs_near", 0) >= PATTERN_NEIGHBOURS_ONE
+        return (
+            face.features.get("like_blobs_near", 0) >= PATTERN_NEIGHBOURS_ONE
+            or face.features.get("lattice", 0) > 0
+        )
     return face.features.get("pips_around", 0) >= PATTERN_NEIGHBOURS
 
 
