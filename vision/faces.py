@@ -461,24 +461,36 @@ LATTICE_TOLERANCE = 1.2
 LATTICE_REACH = 24.0
 
 
-def lattice(pips: Pips, xy, radius: float, polarity: int) -> float:
-    """How many like blobs of ``pips`` surround a pip at ``xy`` at its nearest like neighbour's
-    distance, when they surround it on all sides (no angular gap over 120 degrees); else 0."""
-    dxy = pips.xy - np.asarray(xy, np.float32)
-    dist = np.hypot(dxy[:, 0], dxy[:, 1])
-    rmed = radius
-    rr = pips.radius / (rmed + 1e-6)
-    like = (pips.polarity == polarity) & (rr > 0.7) & (rr < 1.4) & (dist > 0.5)
-    like &= dist < LATTICE_REACH * rmed
-    if like.sum() < LATTICE_NEIGHBOURS:
-        return 0.0
-    d = dist[like]
-    ring = d <= LATTICE_TOLERANCE * d.min()
-    if ring.sum() < LATTICE_NEIGHBOURS:
-        return 0.0
-    ang = np.sort(np.arctan2(dxy[like][ring, 1], dxy[like][ring, 0]))
-    gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * np.pi]))
-    return float(ring.sum()) if gaps.max() < np.deg2rad(120) else 0.0
+def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray) -> np.ndarray:
+    """For pips at ``xy`` (m, 2) with ``radius`` and ``polarity`` (m,): how many like blobs of
+    ``pips`` surround each at its nearest like neighbour's distance, when they surround it on
+    all sides (no angular gap over 120 degrees); else 0. A regular pattern, not a die."""
+    m = len(xy)
+    out = np.zeros(m)
+    if m == 0 or len(pips) == 0:
+        return out
+    dx = pips.xy[None, :, 0] - np.asarray(xy, np.float32)[:, None, 0]
+    dy = pips.xy[None, :, 1] - np.asarray(xy, np.float32)[:, None, 1]
+    dist = np.hypot(dx, dy)
+    r = np.asarray(radius, np.float32)[:, None] + 1e-6
+    rr = pips.radius[None, :] / r
+    like = (
+        (pips.polarity[None, :] == np.asarray(polarity)[:, None])
+        & (rr > 0.7)
+        & (rr < 1.4)
+        & (dist > 0.5)
+        & (dist < LATTICE_REACH * r)
+    )
+    for k in np.nonzero(like.sum(axis=1) >= LATTICE_NEIGHBOURS)[0]:
+        d = dist[k, like[k]]
+        ring = d <= LATTICE_TOLERANCE * d.min()
+        if ring.sum() < LATTICE_NEIGHBOURS:
+            continue
+        ang = np.sort(np.arctan2(dy[k, like[k]][ring], dx[k, like[k]][ring]))
+        gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * np.pi]))
+        if gaps.max() < np.deg2rad(120):
+            out[k] = float(ring.sum())
+    return out
 
 
 def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
