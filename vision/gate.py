@@ -1,13 +1,15 @@
 """The acceptance gate: may a read value be trusted without asking the player?
 
-A logistic model over a few measurements of the layout fit that do not depend on the table, the
+A logistic model over seven measurements of the layout fit that do not depend on the table, the
 light or the dice's colours (all ratios to the face's own pips):
 
 - ``empty_cells_worst``: the darkest grid cell where the layout has no pip (a missed pip);
 - ``face_uniformity``: how even the face is just inside its outline (a fit inside a bigger face);
 - ``n_pips``: more pips, more evidence for the frame;
 - ``residual``: how far the pips are from the canonical layout, in half-sides;
-- ``axis_ratio_mean``: pip roundness (dots of digits, glare and texture are not round).
+- ``axis_ratio_mean``: pip roundness (dots of digits, glare and texture are not round);
+- ``aspect``: the fitted face's squareness (minor over major side; a wrong fit is skewed);
+- ``pip_inner_std``: how even the pips are inside (glare, texture and digits are not).
 
 Its weights and acceptance threshold live in ``models/gate.json`` (``tools/train_gate.py``): the
 threshold is the one chosen by leaving a whole licensed folder out, so that no held-out folder
@@ -30,7 +32,15 @@ from vision.model import MODELS_DIR
 
 log = logging.getLogger(__name__)
 
-GATE_FEATURES = ("empty_cells_worst", "face_uniformity", "n_pips", "residual", "axis_ratio_mean")
+GATE_FEATURES = (
+    "empty_cells_worst",
+    "face_uniformity",
+    "n_pips",
+    "residual",
+    "axis_ratio_mean",
+    "aspect",
+    "pip_inner_std",
+)
 
 
 @dataclass(frozen=True)
