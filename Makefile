@@ -12,7 +12,7 @@ help:
 	@echo "make run    create .venv, install, start the web app"
 	@echo "make test   create .venv with test extras (and Chromium), run the whole suite"
 	@echo "make bench  print speed figures"
-	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...)"
+	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...), and on renders apart"
 	@echo "make train  rebuild models/ (vision confidence) from the licensed photo folders"
 	@echo "make render [N=200 SEED=0 OUT=renders MIX=cocked=0.3,...]  render throws with Blender"
 
@@ -52,7 +52,8 @@ live-clip: $(VENV)/.installed-run
 	$(BIN)/python tools/live_clips.py build/live/two_throws.avi --sample 2
 	$(BIN)/python tools/live_clips.py build/live/two_throws.y4m --sample 2 --size 640x360 --fps 15 --still 3
 
-# Accuracy of vision.read per photo folder of ../shared/data (or $$ZILCH_DATA); plot in out/eval/.
+# Accuracy of vision.read per photo folder of ../shared/data (or $$ZILCH_DATA), and apart on the
+# rendered throws of sample_images/rendered (EVAL_ARGS="--rendered DIR"); plots in out/eval/.
 eval: $(VENV)/.installed-test
 	$(BIN)/python tools/eval.py $(EVAL_ARGS)
 

@@ -40,6 +40,7 @@ import cv2  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from vision import datasets as D  # noqa: E402
+from vision import render_eval as RE  # noqa: E402
 from vision.evaluate import ImageScore, Row, aggregate, by_size, score  # noqa: E402
 from vision.reading import Reading  # noqa: E402
 
@@ -269,6 +270,175 @@ def write_outputs(out: Path, table: list[Row], scores: list[ImageScore], meta: d
             )  # fmt: skip
 
 
+# --- rendered throws (computer renders, never photos): the cocked and off-table flags -----------
+
+
+def run_rendered(
+    samples: list[D.Sample], read: Callable, training: bool = False
+) -> tuple[list[ImageScore], list[ImageScore], RE.FlagCounts, list[dict]]:
+    """Read every rendered throw: value scores (as for photos) of all dice and of the flat,
+    on-table dice alone, flag counts, and per-image counts."""
+    scores, flat, total, per_image = [], [], RE.FlagCounts(), []
+    for s in tqdm(samples, desc="eval renders", unit="render", file=sys.stderr):
+        img = cv2.imread(str(s.image), cv2.IMREAD_COLOR)
+        if img is None:
+            raise SystemExit(f"eval: cannot decode {s.image}")
+        t0 = time.perf_counter()
+        error = ""
+        try:
+            reading: Reading = read(img)
+        except Exception as e:  # a crash on one render is a finding, not the end of the run
+            log.warning("%s: %s: %s", s.name, type(e).__name__, e)
+            reading, error = Reading(img.shape[1], img.shape[0], ()), f"{type(e).__name__}: {e}"
+        ms = (time.perf_counter() - t0) * 1000
+        sc = score(s, reading, training)
+        sc.ms, sc.error = (reading.ms if reading.ms > 0 else ms), error
+        scores.append(sc)
+        fs = score(RE.to_sample(s.extra["label"], s.image, flat_only=True), reading, training)
+        fs.ms, fs.error = sc.ms, error
+        flat.append(fs)
+        if error:
+            continue
+        counts = RE.flag_counts(s.extra["label"], reading)
+        total.add(counts)
+        per_image.append({"image": s.name, "kind": s.extra["label"].get("kind"),
+                          **counts.to_json()})  # fmt: skip
+    return scores, flat, total, per_image
+
+
+def _pooled(name: str, scores: list[ImageScore]) -> Row | None:
+    return aggregate(name, False, scores) if scores else None
+
+
+def rendered_report(
+    folder: Path,
+    row: Row,
+    counts: RE.FlagCounts,
+    photos: Row | None,
+    train_note: str = "",
+    flat: Row | None = None,
+) -> str:
+    """The rendered section: value accuracy, the two flags against the target, renders vs photos."""
+    lines = [
+        "",
+        f"RENDERED THROWS (computer renders of {folder}, NOT photos; reported apart){train_note}",
+        HEADER.replace(" photos", "renders"),
+        format_row(row),
+        *([format_row(flat)] if flat else []),
+        "(the second row: flat, on-table dice alone; cocked and off-table dice neither right "
+        "nor wrong there)"
+        if flat
+        else "",
+        "",
+        f"{'flag':<11}{'truth':>7}{'found':>7}{'recall':>9}{'rethrow':>9}"
+        f"{'flat dice':>11}{'false':>7}{'false %':>9}   target: recall >= "
+        f"{RE.TARGET_RECALL:.0%}, false <= {RE.TARGET_FALSE:.0%}",
+    ]
+    for name, c in (("cocked", counts.cocked), ("off_table", counts.off_table)):
+        lines.append(
+            f"{name:<11}{c.truth:>7}{c.found:>7}{_pct(c.recall):>9}{_pct(c.rethrow_recall):>9}"
+            f"{c.flat:>11}{c.false_flags:>7}{_pct(c.false_rate):>9}   "
+            f"{'met' if c.meets_target else 'NOT met'}"
+        )
+    lines += [
+        "recall = labelled cocked (off-table) dice given that flag;  rethrow = given it or",
+        "the other must-rethrow flag;  false = flat, on-table labelled dice given that flag.",
+    ]
+    if photos is not None:
+        lines += ["", "renders vs real photos (does accuracy on renders predict it on photos?)"]
+        lines += [HEADER.replace("photos", "images"), format_row(flat or row), format_row(photos)]
+    return "\n".join(lines)
+
+
+def plot_rendered(
+    counts: RE.FlagCounts, row: Row, photos: Row | None, path: Path, flat: Row | None = None
+) -> None:
+    """The two flags against the target, and value outcomes on renders beside real photos."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    names = ["cocked", "off_table"]
+    cs = [counts.cocked, counts.off_table]
+    x = range(len(names))
+    bars = (
+        ("recall (that flag)", [c.recall for c in cs], "tab:green", -0.27),
+        ("recall (any rethrow flag)", [c.rethrow_recall for c in cs], "tab:olive", 0.0),
+        ("false flags (flat dice)", [c.false_rate for c in cs], "tab:red", 0.27),
+    )
+    for label, vals, colour, dx in bars:
+        v = [100 * (a or 0.0) for a in vals]
+        ax1.bar([i + dx for i in x], v, width=0.26, color=colour, label=label)
+        for i, a in zip(x, v, strict=True):
+            ax1.text(i + dx, a + 1, f"{a:.0f}", ha="center", fontsize=7)
+    ax1.axhline(100 * RE.TARGET_RECALL, color="tab:green", ls="--", lw=0.8)
+    ax1.axhline(100 * RE.TARGET_FALSE, color="tab:red", ls="--", lw=0.8)
+    ax1.set_xticks(list(x), [f"{n}\n{c.truth} labelled, {c.flat} flat" for n, c in
+                             zip(names, cs, strict=True)], fontsize=8)  # fmt: skip
+    ax1.set_ylim(0, 110)
+    ax1.set_ylabel("%")
+    ax1.set_title("flags on rendered throws (renders, not photos); dashed: target", fontsize=9)
+    ax1.legend(fontsize=7, loc="upper right")
+
+    groups = [(f"renders, all dice\n{row.dice} dice", row)]
+    if flat is not None:
+        groups.append((f"renders, flat dice\n{flat.dice} dice", flat))
+    if photos is not None:
+        groups.append((f"held-out photos\n{photos.dice} dice", photos))
+    left = [0.0] * len(groups)
+    y = list(range(len(groups)))
+    for key, name, colour in OUTCOMES:
+        vals = [100 * _outcome_shares(r)[key] for _, r in groups]
+        ax2.barh(y, vals, left=left, color=colour, label=name, height=0.5)
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    ax2.set_yticks(y, [g for g, _ in groups], fontsize=8)
+    ax2.set_xlim(0, 100)
+    ax2.set_xlabel("% of labelled pip dice")
+    ax2.set_title("value reading: renders beside real photos", fontsize=9)
+    ax2.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2, frameon=False)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def evaluate_rendered(
+    folder: Path, read: Callable, limit: int | None, photo_scores: list[ImageScore], out: Path,
+    train: set[str] | None = None,
+) -> dict:  # fmt: skip
+    """Measure, print and write (``rendered.json``, ``rendered_flags.png``) the rendered section."""
+    samples = RE.load_rendered(folder)
+    if limit:
+        samples = samples[:limit]
+    if not samples:
+        print(f"\nrendered throws: none under {folder} (make render)")
+        return {}
+    training = bool(train) and ("rendered" in train or str(folder) in train)
+    scores, flat_scores, counts, per_image = run_rendered(samples, read, training)
+    row = aggregate(RE.RENDERED, training, scores)
+    flat = aggregate("RENDERS, flat dice", training, flat_scores)
+    photos = _pooled("held-out photos", [s for s in photo_scores if not s.training])
+    note = "  (TRAINED ON)" if training else ""
+    print(rendered_report(folder, row, counts, photos, note, flat))
+    result = {
+        "rendered": True,
+        "folder": str(folder),
+        "images": len(samples),
+        "row": row.to_json(),
+        "row_flat_dice": flat.to_json(),
+        "flags": counts.to_json(),
+        "held_out_photos": photos.to_json() if photos else None,
+        "per_image": per_image,
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "rendered.json").write_text(json.dumps(result, indent=1))
+    plot_rendered(counts, row, photos, out / "rendered_flags.png", flat)
+    print(f"wrote {out / 'rendered_flags.png'}, rendered.json")
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=None, help="data root (default: $ZILCH_DATA)")
@@ -278,9 +448,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reader", default="vision:read", help="module:function to measure")
     ap.add_argument("--out", type=Path, default=REPO / "out" / "eval")
     ap.add_argument("--figure", type=Path, default=None, help="also copy the plot here")
+    ap.add_argument(
+        "--rendered",
+        type=Path,
+        default=REPO / "sample_images" / "rendered",
+        help="folder of rendered throws (default: sample_images/rendered)",
+    )
+    ap.add_argument("--no-rendered", action="store_true", help="skip the rendered throws")
+    ap.add_argument("--rendered-only", action="store_true", help="only the rendered throws")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
+    if args.rendered_only or not (args.no_rendered or args.folders or D.available(
+            args.data or D.data_root())):  # fmt: skip
+        return rendered_only(args)
+    if not args.no_rendered and not args.rendered.is_dir():
+        print(f"eval: no folder {args.rendered} of rendered throws", file=sys.stderr)
+        return 2
     root = args.data or D.data_root()
     names = args.folders.split(",") if args.folders else D.available(root)
     if not names:
@@ -336,7 +520,31 @@ def main(argv: list[str] | None = None) -> int:
         args.figure.parent.mkdir(parents=True, exist_ok=True)
         args.figure.write_bytes((args.out / "accuracy.png").read_bytes())
     print(f"\nwrote {args.out / 'accuracy.png'}, results.json, images.csv")
+    if not args.no_rendered:
+        evaluate_rendered(args.rendered, read, args.limit, scores, args.out, train)
     return 0
+
+
+def rendered_only(args: argparse.Namespace) -> int:
+    """``--rendered-only``, or no photo folder present: measure the rendered throws alone."""
+    if not args.rendered.is_dir():
+        print(f"eval: no folder {args.rendered} of rendered throws", file=sys.stderr)
+        return 2
+    if args.limit is not None and args.limit < 1:
+        print(f"eval: --limit must be at least 1, not {args.limit}", file=sys.stderr)
+        return 2
+    try:
+        read = load_reader(args.reader)
+    except (ImportError, AttributeError) as e:
+        print(f"eval: cannot load the reader {args.reader}: {e}", file=sys.stderr)
+        return 2
+    if not args.rendered_only:
+        print("eval: no labelled photo folder present (set ZILCH_DATA): rendered throws only")
+    print(f"eval of {args.reader} on the rendered throws of {args.rendered}")
+    print(describe_machine())
+    train, _ = training_folders(args.train_folders)
+    result = evaluate_rendered(args.rendered, read, args.limit, [], args.out, train)
+    return 0 if result else 2
 
 
 if __name__ == "__main__":

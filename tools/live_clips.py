@@ -40,8 +40,8 @@ class Photo:
 
     path: str
     values: tuple[int, ...]  # sorted
-    #: (value, box) per die, when the label has boxes
-    dice: tuple[tuple[int, tuple[float, float, float, float]], ...] = ()
+    #: (value, box) per die, when the label has boxes; (value, box, flags) for renders
+    dice: tuple[tuple, ...] = ()
     #: what the boxes cover: "whole_die", "pips" (matteop65), None without boxes
     boxes: str | None = None
     #: the label's verdict: a die cocked or off the table (None: the labellers were unsure)
@@ -101,11 +101,27 @@ def yolo_photo(image: Path, label: Path) -> Photo:
 
 
 def json_photo(label: Path) -> Photo:
-    """A photo of ``sample_images/`` from its label file (see sample_images/README.md)."""
+    """A photo of ``sample_images/`` from its label file (see sample_images/README.md), or a
+    rendered throw of ``sample_images/rendered/`` (schema ``zilch-render/1``: its dice carry
+    the flags ``cocked`` and ``off_table`` of their labels)."""
     d = json.loads(label.read_text())
+    if str(d.get("schema", "")).startswith("zilch-render"):
+        dice = []
+        for x in d["dice"]:
+            flags = tuple(f for f, on in (("cocked", x["cocked"]), ("off_table", not x["on_table"]))
+                          if on)
+            dice.append((int(x["value"]), tuple(float(v) for v in x["box"]), flags))
+        return Photo(str(label.with_name(d["image"])), tuple(sorted(v for v, *_ in dice)),
+                     tuple(dice), "whole_die", any(f for *_, f in dice))
     dice = tuple((int(x["value"]), tuple(float(v) for v in x["box"])) for x in d.get("dice", []))
     return Photo(str(label.with_name(d["image"])), tuple(sorted(d["values"])), dice,
                  d.get("boxes") if dice else None, d.get("rethrow"))
+
+
+def rendered_photos() -> list[Photo]:
+    """The rendered throws of ``sample_images/rendered/`` (not photos: labelled renders with
+    cocked and off-table dice)."""
+    return [json_photo(p) for p in sorted((ROOT / "sample_images" / "rendered").glob("*.json"))]
 
 
 def sample_photos() -> list[Photo]:
@@ -159,8 +175,8 @@ def dice_on_frame(photo: Photo, scale: float, offset: tuple[int, int]
                   ) -> list[tuple[int, tuple[float, float, float, float]]]:
     """The photo's labelled dice in the coordinates of the frame it was placed on."""
     ox, oy = offset
-    return [(v, (x * scale + ox, y * scale + oy, w * scale, h * scale))
-            for v, (x, y, w, h) in photo.dice]
+    return [(v, (x * scale + ox, y * scale + oy, w * scale, h * scale), *rest)
+            for v, (x, y, w, h), *rest in photo.dice]
 
 
 def move_dice(frame: np.ndarray, boxes: Sequence[tuple[float, float, float, float]],

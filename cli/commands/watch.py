@@ -204,6 +204,9 @@ def describe(throw: Reading, frame: int, number: int, rules: Rules) -> str:
             f"{d.value if d.value is not None else '?'} ({'/'.join(d.flags)})" for d in flagged))
     if throw.rethrow:
         parts.append("throw again")
+    elif throw.needs_confirmation:
+        # the accepted dice alone are not the throw: no score until the flagged ones are told
+        parts.append("check the flagged dice")
     elif len(throw.values) > 6:
         parts.append("more than six dice")
     elif throw.values:

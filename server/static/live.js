@@ -187,8 +187,12 @@ function showResult(t, number) {
   if (t.rethrow) {
     max.textContent = "";
     max.dataset.max = "";
-  } else if (!t.values.length) {
-    max.textContent = "no die read";
+  } else if (t.needs_confirmation) {
+    // the accepted dice alone are not the throw: no score until the unsure ones are told
+    max.textContent = "check the dice marked ? first";
+    max.dataset.max = "";
+  } else if (!t.values.length || !t.options) {
+    max.textContent = t.values.length ? "more than six dice: throw again" : "no die read";
     max.dataset.max = "";
   } else if (t.zilch) {
     max.textContent = "ZILCH: nothing scores";
@@ -207,15 +211,25 @@ function showResult(t, number) {
   }
   $("rethrow").hidden = !t.rethrow;
   const confirm = $("confirm");
-  const canConfirm = gameId && token && t.values.length && !t.rethrow && confirmed !== number;
+  const canConfirm = gameId && token && t.values.length && !t.rethrow && !t.needs_confirmation &&
+    confirmed !== number;
   confirm.hidden = !canConfirm;
   if (canConfirm) {
     confirm.textContent = `confirm ${t.values.join(" ")}`;
     confirm.disabled = false;
     confirm.onclick = () => confirmThrow(t, number, lastThrowBlob);
   }
-  $("note").textContent = t.needs_confirmation
-    ? "a die marked ? could not be read for sure: check it before confirming" : "";
+  if (confirmed === number) return; // the note says it was confirmed: leave it
+  $("note").replaceChildren();
+  if (t.needs_confirmation) {
+    $("note").append("a die marked ? could not be read for sure");
+    if (gameId) {
+      const link = document.createElement("a");
+      link.href = `./#/game/${encodeURIComponent(gameId)}`;
+      link.textContent = "take a photo or tap its face on the game page";
+      $("note").append(": ", link);
+    }
+  }
 }
 
 async function api(path, body, contentType) {

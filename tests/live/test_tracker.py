@@ -293,3 +293,28 @@ def test_the_examples_in_the_docstrings():
 
     result = doctest.testmod(vision.live)
     assert result.attempted >= 4 and result.failed == 0
+
+
+def test_rendered_throws_a_cocked_die_says_throw_again_and_a_clean_throw_follows():
+    """Clips from the renderer's labelled throws (renders, not photos): the reader's cocked and
+    off-table flags come through the fusion to the throw reported."""
+    import cv2
+
+    renders = clips.rendered_photos()
+    flagged = [p for p in renders if p.rethrow and 3 <= len(p.values) <= 6]
+    clean = [p for p in renders if not p.rethrow and 3 <= len(p.values) <= 6]
+    if not flagged or not clean:
+        pytest.skip("no rendered throws in sample_images/rendered/")
+    a, b = flagged[0], clean[0]
+    fa, sa, oa = clips.place(cv2.imread(a.path), SIZE)
+    fb, sb, ob = clips.place(cv2.imread(b.path), SIZE, fa[0, 0].tolist())
+    da, db = clips.dice_on_frame(a, sa, oa), clips.dice_on_frame(b, sb, ob)
+    plan, updates, _ = run([fa, fb], [(fa, da), (fb, db)])
+    throws = [u.throw for u in updates if u.throw is not None]
+    assert len(throws) == 2
+    first, second = throws
+    assert first.rethrow and not second.rethrow
+    want_flags = sorted(tuple(f) for _, _, f in da)
+    assert sorted(d.flags for d in first.dice) == want_flags
+    assert first.values == sorted(v for v, _, f in da if not f)
+    assert second.values == list(b.values)

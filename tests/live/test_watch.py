@@ -27,7 +27,15 @@ def reader():
     return read
 
 
-def photos_read_right(n: int):
+def as_browser_sends(frame):
+    """A frame as the camera page sends it: through the camera's 4:2:0 and a JPEG of 0.85."""
+    yuv = cv2.cvtColor(frame, cv2.COLOR_BGR2YUV_I420)
+    back = cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)
+    ok, buf = cv2.imencode(".jpg", back, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def photos_read_right(n: int, size: tuple[int, int] = SIZE, through=None):
     """``n`` labelled photos whose still frame the reader reads right.
 
     This test checks the live path (settle, fusion, one report per throw), not the reader's
@@ -39,8 +47,10 @@ def photos_read_right(n: int):
     for p in clips.sample_photos():
         if not 2 <= len(p.values) <= 6 or p.rethrow is not False:
             continue
-        frame, _, _ = clips.place(cv2.imread(p.path), SIZE)
-        r = read(frame)
+        if any(c.values == p.values for c in chosen):
+            continue  # throws that differ, so that each is told apart
+        frame, _, _ = clips.place(cv2.imread(p.path), size)
+        r = read(through(frame) if through else frame)
         if r.values == list(p.values) and not r.rethrow and not r.needs_confirmation:
             chosen.append(p)
             if len(chosen) == n:
@@ -163,3 +173,115 @@ def test_watching_reports_what_the_reader_reads_in_the_still_frames(tmp_path):
     assert len(lines) == len(reported)
     assert reported == {k for k, readings in enumerate(expected)
                         if sum(bool(rd.dice) for rd in readings) >= 2}
+
+
+def test_the_text_line_of_a_throw():
+    from cli.commands.watch import describe
+    from scorer import get_rules
+    from vision.reading import COCKED, UNCERTAIN, Die, Reading
+
+    def die(v, x, flags=()):
+        return Die(v, 0.99, (x, 10, 30, 30), (x + 15.0, 25.0), flags)
+
+    rules = get_rules("keeling")
+    r = Reading(640, 480, tuple(die(v, 40 * i) for i, v in enumerate([2, 3, 3, 4, 5, 6])))
+    assert describe(r, 24, 1, rules) == "throw 1 at frame 24: read 2 3 3 4 5 6  max 50 keeping 5"
+    r = Reading(640, 480, (die(1, 0), die(5, 40, (UNCERTAIN,)), die(3, 80, (COCKED,))))
+    assert describe(r, 9, 2, rules) == (
+        "throw 2 at frame 9: read 1  flagged 5 (uncertain), 3 (cocked)  throw again")
+    r = Reading(640, 480, (die(2, 0), die(3, 40)))
+    assert describe(r, 5, 3, rules).endswith("ZILCH")
+    r = Reading(640, 480, (die(2, 0), die(3, 40), die(1, 80, (UNCERTAIN,))))
+    assert describe(r, 6, 4, rules) == (
+        "throw 4 at frame 6: read 2 3  flagged 1 (uncertain)  check the flagged dice")
+
+
+@pytest.mark.parametrize("suffix", [".avi", ".mp4"])
+def test_watch_reports_exactly_the_two_throws_of_a_clip_labels_reader(tmp_path, suffix,
+                                                                      monkeypatch, capsys):
+    """The same contract with the reader swapped for the labels (in-process): this one runs
+    whatever the reader's accuracy, on both clip formats."""
+    from cli import main as cli_main
+    from cli.commands import watch as watch_cmd
+    from tests.live.helpers import photos
+
+    a, b = photos(2)
+    fa, sa, oa = clips.place(cv2.imread(a.path), SIZE)
+    fb, sb, ob = clips.place(cv2.imread(b.path), SIZE, fa[0, 0].tolist())
+    labelled = [(fa, clips.dice_on_frame(a, sa, oa)), (fb, clips.dice_on_frame(b, sb, ob))]
+    plan, frames = clips.build([fa, fb], fps=30, still_s=0.6, motion_s=0.6)
+    out = tmp_path / f"clip{suffix}"
+    clips.write(out, frames, 30, SIZE)
+    # the labels reader knows the scenes within its tolerance: mp4v's loss stays inside it
+    monkeypatch.setattr(watch_cmd, "frame_reader",
+                        lambda: clips.LabelReader(labelled, tolerance=8.0))
+    assert cli_main.main(["watch", "--video", str(out), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [x["values"] for x in lines] == [list(a.values), list(b.values)]
+    stills = [s for s in plan.segments if s.kind == "still"]
+    assert [x["frame"] for x in lines] == [s.start + LiveParams().settle_frames for s in stills]
+    assert all(x["image"] == str(out) and x["options"] for x in lines)
+
+
+def test_watch_camera_drops_frames_it_cannot_keep_up_with_and_still_reads_each_throw(
+        monkeypatch, capsys, caplog):
+    """``--camera``: a camera (here OpenCV's capture swapped for one that plays a clip at 30
+    frames/s) is read by a thread; a reader slower than the camera gets the newest frame and
+    the others are dropped, not queued."""
+    import logging
+    import time as _time
+
+    from cli import main as cli_main
+    from cli.commands import watch as watch_cmd
+    from tests.live.helpers import photos
+
+    a, b = photos(2)
+    size = (640, 360)
+    fa, sa, oa = clips.place(cv2.imread(a.path), size)
+    fb, sb, ob = clips.place(cv2.imread(b.path), size, fa[0, 0].tolist())
+    labelled = [(fa, clips.dice_on_frame(a, sa, oa)), (fb, clips.dice_on_frame(b, sb, ob))]
+    plan, frames = clips.build([fa, fb], fps=30, still_s=1.0, motion_s=0.6)
+    frames = list(frames)
+
+    class PlayingCamera:
+        def __init__(self, index):
+            self.i = 0
+            self.start = None
+
+        def isOpened(self):
+            return True
+
+        def set(self, *args):
+            return True
+
+        def read(self):
+            if self.start is None:
+                self.start = _time.perf_counter()
+            if self.i >= len(frames):
+                return False, None
+            delay = self.start + self.i / 30 - _time.perf_counter()
+            if delay > 0:
+                _time.sleep(delay)
+            self.i += 1
+            return True, frames[self.i - 1]
+
+        def release(self):
+            pass
+
+    labels = clips.LabelReader(labelled)
+
+    def slow_reader(frame):  # 60 ms a read: slower than the camera's 33 ms a frame
+        _time.sleep(0.06)
+        return labels(frame)
+
+    monkeypatch.setattr(watch_cmd.cv2, "VideoCapture", PlayingCamera)
+    monkeypatch.setattr(watch_cmd, "frame_reader", lambda: slow_reader)
+    with caplog.at_level(logging.INFO, logger="cli.commands.watch"):
+        assert cli_main.main(["watch", "--camera", "0", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [x["values"] for x in lines] == [list(a.values), list(b.values)]
+    assert all(x["image"] == "camera:0" for x in lines)
+    stills = [s for s in plan.segments if s.kind == "still"]
+    for x, s in zip(lines, stills, strict=True):
+        assert s.start < x["frame"] < s.end  # the frame index is the camera's
+    assert "dropped" in caplog.text
