@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench lint clean help eval live-clip render train
+.PHONY: run test bench lint clean help eval live-clip render train train-gate
 
 help:
 	@echo "make run    create .venv, install, start the web app"
@@ -60,6 +60,11 @@ eval: $(VENV)/.installed-test
 # Rebuild models/ (the confidence trees of vision.read) from the licensed photo folders.
 train: $(VENV)/.installed-test
 	$(BIN)/python tools/train.py $(TRAIN_ARGS)
+	$(BIN)/python tools/train_gate.py
+
+# Only the acceptance gate (models/gate.json): seconds once the candidates are cached.
+train-gate: $(VENV)/.installed-test
+	$(BIN)/python tools/train_gate.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

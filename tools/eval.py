@@ -115,7 +115,7 @@ def _pct(x: float | None, digits: int = 1) -> str:
 
 
 HEADER = (
-    f"{'folder':<19}{'photos':>7}{'dice':>6}{'recall':>9}{'precis.':>9}{'found':>8}"
+    f"{'folder':<19}{'photos':>7}{'dice':>6}{'recall':>9}{'precis.':>9}{'found':>8}{'raw ok':>8}"
     f"{'throws':>9}{'silent':>8}{'(wrong/phantom/other)':>23}{'flagged':>9}{'xflag':>7}"
     f"{'ms':>7}"
 )
@@ -128,7 +128,8 @@ def format_row(r: Row) -> str:
     xf = "-" if r.false_flags is None else f"{r.false_flags:.2f}"
     return (
         f"{r.folder:<19}{r.images:>7}{r.dice:>6}{_pct(r.recall):>9}{_pct(r.precision):>9}"
-        f"{_pct(r.found):>8}{_pct(r.throws_right):>9}{_pct(r.silent, 2):>8}{parts:>23}"
+        f"{_pct(r.found):>8}{_pct(r.raw_right):>8}{_pct(r.throws_right):>9}"
+        f"{_pct(r.silent, 2):>8}{parts:>23}"
         f"{_pct(r.flagged):>9}{xf:>7}{ms:>7}{err}"
     )
 
@@ -149,6 +150,7 @@ def report(table: list[Row], train_source: str) -> str:
         "",
         "recall = dice read right, unflagged / labelled dice;  precision = right / accepted dice;",
         "found = labelled dice detected at all (folders with boxes);  throws = photos fully right;",
+        "raw ok = of the found dice, the layout's value is right, before any flag or gate;",
         "silent = accepted dice with a wrong value or where there is no pip die / labelled dice;",
         "flagged = pip dice flagged uncertain, cocked or off the table / labelled dice;",
         "xflag = flagged dice where there is no pip die, per photo;  ms = median per photo.",

@@ -159,32 +159,22 @@ def _image_size(path: Path) -> tuple[int, int]:
     return img.shape[1], img.shape[0]
 
 
+#: The header of a photo (EXIF included) fits in this many bytes.
+_HEADER_BYTES = 256 * 1024
+
+
 def _jpeg_size(path: Path) -> tuple[int, int]:
-    """(width, height) from a JPEG/PNG header without decoding the pixels.
+    """(width, height) from a JPEG/PNG header without decoding the pixels
+    (:func:`vision.imageio.image_size`).
 
     Falls back to decoding when the header cannot be parsed. EXIF orientation is not applied,
     which is fine for these folders (checked by the tests: their photos carry none that rotates).
     """
+    from vision.imageio import image_size
+
     with open(path, "rb") as f:
-        data = f.read(2)
-        if data == b"\x89P":
-            f.seek(16)
-            hdr = f.read(8)
-            return int.from_bytes(hdr[:4], "big"), int.from_bytes(hdr[4:], "big")
-        if data != b"\xff\xd8":
-            return _image_size(path)
-        while True:
-            marker = f.read(2)
-            if len(marker) < 2 or marker[0] != 0xFF:
-                return _image_size(path)
-            kind = marker[1]
-            if kind in (0xD8, 0x01) or 0xD0 <= kind <= 0xD7:
-                continue
-            length = int.from_bytes(f.read(2), "big")
-            if 0xC0 <= kind <= 0xCF and kind not in (0xC4, 0xC8, 0xCC):
-                seg = f.read(5)
-                return int.from_bytes(seg[3:5], "big"), int.from_bytes(seg[1:3], "big")
-            f.seek(length - 2, 1)
+        size = image_size(f.read(_HEADER_BYTES))
+    return size if size is not None else _image_size(path)
 
 
 def _read_yolo(txt: Path, width: int, height: int) -> list[tuple[int, Box]]:

@@ -100,6 +100,7 @@ class ImageScore:
     false_flags: int  # flagged dice where there is no die at all (clutter asking to be confirmed)
     throw_right: bool | None  # None when the label is incomplete
     ms: float
+    raw_right: int | None = None  # found dice whose layout value is right, flag or not
     dice: list[DieOutcome] = field(default_factory=list)
     read_values: list[int] = field(default_factory=list)
     error: str = ""
@@ -135,7 +136,7 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
     preds = list(reading.dice)
     pairs = match(labels, [_box(d) for d in preds])
     matched_pred = {j for _, j in pairs}
-    right = flagged = wrong = 0
+    right = flagged = wrong = raw_right = 0
     outcomes = []
     by_label = dict(pairs)
     for i, lab in enumerate(sample.dice):
@@ -145,6 +146,7 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
             continue
         d = preds[j]
         size = max(_box(d).size, lab.box.size)
+        raw_right += d.value == lab.value
         if d.flags:
             flagged += 1
             outcomes.append(DieOutcome(size, "flagged"))
@@ -168,6 +170,7 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
         training=training,
         labelled=len(labels),
         found=len(pairs),
+        raw_right=raw_right,
         right=right,
         flagged=flagged,
         wrong=wrong,
@@ -227,6 +230,7 @@ class Row:
     recall: float | None  # dice right / labelled dice
     precision: float | None  # accepted dice right / accepted dice
     found: float | None  # labelled dice detected at all (box folders)
+    raw_right: float | None  # of the found dice, the share whose layout value is right (any flag)
     throws_right: float | None
     throws_scored: int
     silent: float | None  # silent errors / labelled dice
@@ -258,6 +262,9 @@ def aggregate(folder: str, training: bool, scores: Iterable[ImageScore]) -> Row:
         recall=_rate(right, n),
         precision=_rate(right, acc),
         found=_rate(sum(s.found for s in boxed), sum(s.labelled for s in boxed)) if boxed else None,
+        raw_right=_rate(sum(s.raw_right or 0 for s in boxed), sum(s.found for s in boxed))
+        if boxed
+        else None,
         throws_right=_rate(sum(throws), len(throws)),
         throws_scored=len(throws),
         silent=_rate(sum(s.silent for s in ok), n),

@@ -453,6 +453,46 @@ _EDGE = np.concatenate(
 _GREY = np.array([0.114, 0.587, 0.299])
 
 
+#: A lone pip is a dot of a regular pattern (a polka-dot cloth, a mesh) when at least this many
+#: like blobs lie at its nearest neighbour's distance (within LATTICE_TOLERANCE), all around it.
+LATTICE_NEIGHBOURS = 4
+LATTICE_TOLERANCE = 1.2
+#: ... and that distance is at most this many pip radii (beyond, they are separate things).
+LATTICE_REACH = 24.0
+
+
+def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray) -> np.ndarray:
+    """For pips at ``xy`` (m, 2) with ``radius`` and ``polarity`` (m,): how many like blobs of
+    ``pips`` surround each at its nearest like neighbour's distance, when they surround it on
+    all sides (no angular gap over 120 degrees); else 0. A regular pattern, not a die."""
+    m = len(xy)
+    out = np.zeros(m)
+    if m == 0 or len(pips) == 0:
+        return out
+    dx = pips.xy[None, :, 0] - np.asarray(xy, np.float32)[:, None, 0]
+    dy = pips.xy[None, :, 1] - np.asarray(xy, np.float32)[:, None, 1]
+    dist = np.hypot(dx, dy)
+    r = np.asarray(radius, np.float32)[:, None] + 1e-6
+    rr = pips.radius[None, :] / r
+    like = (
+        (pips.polarity[None, :] == np.asarray(polarity)[:, None])
+        & (rr > 0.7)
+        & (rr < 1.4)
+        & (dist > 0.5)
+        & (dist < LATTICE_REACH * r)
+    )
+    for k in np.nonzero(like.sum(axis=1) >= LATTICE_NEIGHBOURS)[0]:
+        d = dist[k, like[k]]
+        ring = d <= LATTICE_TOLERANCE * d.min()
+        if ring.sum() < LATTICE_NEIGHBOURS:
+            continue
+        ang = np.sort(np.arctan2(dy[k, like[k]][ring], dx[k, like[k]][ring]))
+        gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * np.pi]))
+        if gaps.max() < np.deg2rad(120):
+            out[k] = float(ring.sum())
+    return out
+
+
 def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]

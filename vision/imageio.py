@@ -63,50 +63,43 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    i = 2
-    n = len(data)
-    while i + 4 <= n:
-        if data[i] != 0xFF:
-            i += 1
-            continue
-        marker = data[i + 1]
-        if marker == 0xFF:
-            i += 1
-            continue
-        if marker in (0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
-            i += 2
-            continue
-        if marker in (0xD9, 0xDA):  # end of image or start of scan before any frame header
-            return None
-        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
-        if marker in _SOF_MARKERS and i + 9 <= n:
-            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
-            return w, h
-        i += 2 + length
-    return None
-
-
-def _jpeg_scan_start(data: bytes) -> int | None:
-    """Offset of the main image's first start-of-scan marker (walking the segments, so that an
-    EXIF thumbnail's own markers inside APP1 are skipped)."""
+def _jpeg_segments(data: bytes):
+    """Walk a JPEG's marker segments: yields ``(offset, marker, length)`` up to the first start of
+    scan or end of image (inclusive), so that an EXIF thumbnail's own markers inside APP1 are
+    skipped over as part of their segment."""
     i, n = 2, len(data)
     while i + 4 <= n:
         if data[i] != 0xFF:
             i += 1
             continue
         marker = data[i + 1]
-        if marker == 0xFF:
+        if marker == 0xFF:  # fill byte
             i += 1
             continue
-        if marker in (0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
+        if marker in (0x01, 0xD8) or 0xD0 <= marker <= 0xD7:  # markers without a length
             i += 2
             continue
+        if marker in (0xD9, 0xDA):  # end of image, start of scan: the headers are over
+            yield i, marker, 0
+            return
+        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
+        yield i, marker, length
+        i += 2 + length
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    for i, marker, _ in _jpeg_segments(data):
+        if marker in _SOF_MARKERS and i + 9 <= len(data):
+            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+            return w, h
+    return None  # a scan or the end before any frame header
+
+
+def _jpeg_scan_start(data: bytes) -> int | None:
+    """Offset of the main image's first start-of-scan marker."""
+    for i, marker, _ in _jpeg_segments(data):
         if marker == 0xDA:
             return i
-        if marker == 0xD9:
-            return None
-        i += 2 + struct.unpack(">H", data[i + 2 : i + 4])[0]
     return None
 
 

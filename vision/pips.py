@@ -98,8 +98,10 @@ def find_pips(
     min_axis_ratio: float = MIN_AXIS_RATIO,
     min_contrast: float = MIN_CONTRAST,
     channels: tuple[str, ...] = CHANNELS,
+    max_pips: int | None = MAX_PIPS,
 ) -> Pips:
-    """All pip-like blobs of a BGR image, light and dark, at every pyramid level."""
+    """All pip-like blobs of a BGR image, light and dark, at every pyramid level (the
+    ``max_pips`` strongest; None for all)."""
     if gray is None:
         gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     cand: list[tuple] = []
@@ -136,8 +138,8 @@ def find_pips(
     pips = pips.take(order)
     pips = pips.take(_drop_die_bodies(pips))
     pips = pips.take(_dedupe(pips))
-    if len(pips) > MAX_PIPS:
-        pips = pips.take(np.arange(MAX_PIPS))  # already sorted, strongest first
+    if max_pips is not None and len(pips) > max_pips:
+        pips = pips.take(np.arange(max_pips))  # already sorted, strongest first
     return pips
 
 

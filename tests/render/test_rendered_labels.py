@@ -18,6 +18,7 @@ sys.path.insert(0, str(ROOT / "tools" / "render"))
 
 import dice  # noqa: E402
 import labels  # noqa: E402
+import run as render_run  # noqa: E402
 
 LABELS = sorted(RENDERED.glob("*.json"))
 IMAGES = sorted(RENDERED.glob("*.jpg"))
@@ -104,25 +105,8 @@ def test_image_seeds_depend_only_on_seed_and_index():
 @pytest.mark.skipif(shutil.which("blender") is None, reason="Blender is not installed")
 def test_blender_simulates_and_labels_a_scene(tmp_path):
     """Simulate one cocked scene (labels only, no Cycles render) and check its label."""
-    cmd = [
-        "blender",
-        "-b",
-        "-t",
-        "1",
-        "--factory-startup",
-        "--python",
-        str(ROOT / "tools/render/throw.py"),
-        "--",
-        "--out",
-        str(tmp_path),
-        "--n",
-        "1",
-        "--seed",
-        "11",
-        "--dry",
-        "--mix",
-        "normal=0,cocked=1,off_table=0,cluster=0",
-    ]
+    mix = ["--dry", "--mix", "normal=0,cocked=1,off_table=0,cluster=0"]
+    cmd = render_run.throw_command(tmp_path, 1, 11, *mix)
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     label = load(tmp_path / "throw_11_00000.json")
@@ -131,6 +115,10 @@ def test_blender_simulates_and_labels_a_scene(tmp_path):
     assert any(d["cocked"] for d in label["dice"])
     again = tmp_path / "again"
     subprocess.run(
-        cmd[:9] + [str(again)] + cmd[10:], capture_output=True, text=True, timeout=600, check=True
+        render_run.throw_command(again, 1, 11, *mix),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
     )
     assert load(again / "throw_11_00000.json")["dice"] == label["dice"]

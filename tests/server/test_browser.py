@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -47,13 +48,13 @@ pytestmark = [
 SAMPLE = "nell-byler-IMG_20191209_095800"
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[tuple[str, Path, ScriptedReader]]:
-    # the page is under test here, not the vision model: the photo reads as its label says
-    reader = ScriptedReader("test-model-1")
-    photo = SAMPLES / f"{SAMPLE}.jpg"
-    reader.shows(photo.read_bytes(), labelled_reading(SAMPLE, version="test-model-1"))
-    app = create_app(tmp_path / "browser.db", reader=reader)
+@contextmanager
+def running_app(db: Path, reader=None) -> Iterator[str]:
+    """The app on ``db`` served by uvicorn on a free loopback port; yields its base URL.
+
+    ``reader=None`` is the production reader, ``vision.read`` with the shipped model.
+    """
+    app = create_app(db, reader=reader)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -64,9 +65,22 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Path, ScriptedReader]]:
     while not server.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", photo, reader
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[tuple[str, Path, ScriptedReader]]:
+    # the page is under test here, not the vision model: the photo reads as its label says
+    # (tests/server/test_browser_vision.py runs the real reader)
+    reader = ScriptedReader("test-model-1")
+    photo = SAMPLES / f"{SAMPLE}.jpg"
+    reader.shows(photo.read_bytes(), labelled_reading(SAMPLE, version="test-model-1"))
+    with running_app(tmp_path / "browser.db", reader=reader) as base:
+        yield base, photo, reader
 
 
 @pytest.mark.parametrize("width", [375, 1280])

@@ -17,28 +17,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "tools" / "render"))
 
+import run as render_run  # noqa: E402
 from machine import describe  # noqa: E402
 
 
 def run(out: Path, n: int, extra: list[str]) -> float:
-    cmd = [
-        "blender",
-        "-b",
-        "-t",
-        "1",
-        "--factory-startup",
-        "--python",
-        str(ROOT / "tools/render/throw.py"),
-        "--",
-        "--out",
-        str(out),
-        "--n",
-        str(n),
-        "--seed",
-        "1",
-        *extra,
-    ]
+    cmd = render_run.throw_command(out, n, 1, *extra)
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, capture_output=True, text=True)
     return time.perf_counter() - t0

@@ -28,11 +28,19 @@ SKIP = re.compile(r"^ZILCH_RENDER_SKIP (.*)")
 log = logging.getLogger("render")
 
 
+def throw_command(out: Path, n: int, seed: int, *extra: str, blender: str = "blender") -> list[str]:
+    """The Blender command that simulates and renders throws ``0..n-1`` of ``seed`` into ``out``.
+
+    One thread (``-t 1``): with more, Blender's rigid-body results vary from run to run.
+    """
+    return [blender, "-b", "-t", "1", "--factory-startup", "--python", str(HERE / "throw.py"),
+            "--", "--out", str(out), "--n", str(n), "--seed", str(seed), *extra]
+
+
 def blender_command(blender: str, out: Path, start: int, n: int, args) -> list[str]:
-    cmd = [blender, "-b", "-t", "1", "--factory-startup", "--python", str(HERE / "throw.py"), "--",
-           "--out", str(out), "--n", str(n), "--seed", str(args.seed), "--start", str(start),
-           "--width", str(args.width), "--height", str(args.height),
-           "--samples", str(args.samples)]
+    cmd = throw_command(out, n, args.seed, "--start", str(start),
+                        "--width", str(args.width), "--height", str(args.height),
+                        "--samples", str(args.samples), blender=blender)
     if args.mix:
         cmd += ["--mix", args.mix]
     if args.nice:
