@@ -27,12 +27,11 @@ import cv2  # noqa: E402
 import live_clips  # noqa: E402
 
 from server.app import create_app  # noqa: E402
-from tests.live.helpers import api, photos, serving  # noqa: E402
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, FAKE_CAMERA_ARGS, serving  # noqa: E402
+from tests.live.helpers import api, photos  # noqa: E402
 from tests.live.test_live_ws import LabelledReader  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
+ARGS = CHROMIUM_ARGS + FAKE_CAMERA_ARGS
 SIZE = (640, 360)
 
 
@@ -48,10 +47,12 @@ def camera(out: Path) -> None:
         live_clips.write(clip, frames, 15, SIZE)
         app = create_app(Path(tmp) / "zilch.db", reader=LabelledReader(labelled))
         with serving(app) as url, sync_playwright() as p:
-            game = api(url, "POST", "/api/games", {"preset": "keeling",
-                                                    "players": ["Ann", "Ben"]})
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                        args=ARGS + [f"--use-file-for-fake-video-capture={clip}"])
+            game = api(url, "POST", "/api/games", {"preset": "keeling", "players": ["Ann", "Ben"]})
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM,
+                headless=True,
+                args=ARGS + [f"--use-file-for-fake-video-capture={clip}"],
+            )
             page = browser.new_page(viewport={"width": 640, "height": 760})
             page.goto(f"{url}/live.html#game={game['id']}&token={game['token']}")
             page.wait_for_selector("[data-testid=live-confirm]:visible", timeout=20000)
@@ -67,9 +68,20 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     camera(out / "live-camera.png")
-    subprocess.run([sys.executable, str(ROOT / "tools" / "bench" / "bench_live.py"), "--reader",
-                    "labels", "--runs", "1", "--plot", str(out / "live-timeline.png")],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "tools" / "bench" / "bench_live.py"),
+            "--reader",
+            "labels",
+            "--runs",
+            "1",
+            "--plot",
+            str(out / "live-timeline.png"),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     print(f"wrote {out / 'live-camera.png'} and {out / 'live-timeline.png'}")
     return 0
 

@@ -11,33 +11,20 @@ Run: `python tools/screenshots_server.py [--out docs]`.
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
-import uvicorn  # noqa: E402
 
 from server.app import create_app  # noqa: E402
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, serving  # noqa: E402
 from tests.server.conftest import SAMPLES, ScriptedReader, labelled_reading  # noqa: E402
 
 SAMPLE = "nell-byler-IMG_20191209_095800"  # six dice: 1 1 4 5 5 6
-
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 ROUNDS = [  # (player's events) per turn, in playing order Ann, Ben, Cy
     [{"roll": [1, 1, 1, 3, 4, 6]}, {"keep": [1, 1, 1]}, {"bank": True}],
@@ -57,8 +44,6 @@ ROUNDS = [  # (player's events) per turn, in playing order Ann, Ben, Cy
 
 
 def main() -> None:
-    from playwright.sync_api import sync_playwright
-
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=str(ROOT / "docs"))
     args = p.parse_args()
@@ -69,39 +54,35 @@ def main() -> None:
     reader.shows(photo.read_bytes(), labelled_reading(SAMPLE))
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(Path(tmp) / "docs.db", reader=reader)
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-        )
-        threading.Thread(target=server.run, daemon=True).start()
-        while not server.started:
-            time.sleep(0.05)
-        base = f"http://127.0.0.1:{port}"
-        g = httpx.post(base + "/api/games", json={"players": ["Ann", "Ben", "Cy"]}).json()
-        auth = {"Authorization": f"Bearer {g['token']}"}
-        for turn in ROUNDS:
-            for ev in turn:
-                r = httpx.post(f"{base}/api/games/{g['id']}/events", json=ev, headers=auth)
-                r.raise_for_status()
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-            page = browser.new_page(viewport={"width": 375, "height": 812})
-            page.goto(g["scorer_url"].replace("http://testserver", base))
-            page.get_by_test_id("photo-input").set_input_files(str(photo))
-            page.get_by_test_id("confirm").click()
-            page.locator("[data-testid=throw][data-status=rolled]").wait_for()
-            page.evaluate(
-                "window.scrollTo(0, document.querySelector('[data-testid=throw]').offsetTop - 8)"
-            )
-            page.screenshot(path=out / "web-throw.png")
-            page.get_by_test_id("tab-sheet").click()
-            page.get_by_test_id("sheet").wait_for()
-            page.screenshot(path=out / "web-sheet.png")
-            browser.close()
-        server.should_exit = True
+        with serving(app) as base:
+            _play_and_shoot(base, photo, out)
     print(f"wrote {out / 'web-throw.png'} and {out / 'web-sheet.png'}")
+
+
+def _play_and_shoot(base: str, photo: Path, out: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    g = httpx.post(base + "/api/games", json={"players": ["Ann", "Ben", "Cy"]}).json()
+    auth = {"Authorization": f"Bearer {g['token']}"}
+    for turn in ROUNDS:
+        for ev in turn:
+            r = httpx.post(f"{base}/api/games/{g['id']}/events", json=ev, headers=auth)
+            r.raise_for_status()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 375, "height": 812})
+        page.goto(g["scorer_url"].replace("http://testserver", base))
+        page.get_by_test_id("photo-input").set_input_files(str(photo))
+        page.get_by_test_id("confirm").click()
+        page.locator("[data-testid=throw][data-status=rolled]").wait_for()
+        page.evaluate(
+            "window.scrollTo(0, document.querySelector('[data-testid=throw]').offsetTop - 8)"
+        )
+        page.screenshot(path=out / "web-throw.png")
+        page.get_by_test_id("tab-sheet").click()
+        page.get_by_test_id("sheet").wait_for()
+        page.screenshot(path=out / "web-sheet.png")
+        browser.close()
 
 
 if __name__ == "__main__":

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import json
-import socket
 import sys
-import threading
-import time
 import urllib.request
 from pathlib import Path
 
@@ -33,35 +29,16 @@ def photos(n: int, min_dice: int = 3, max_dice: int = 6):
     worth), none cocked or off the table, in a fixed order; the test is skipped when there are
     not enough."""
     clips = load_clips()
-    found = [p for p in clips.sample_photos() if min_dice <= len(p.values) <= max_dice
-             and p.boxes == "whole_die" and p.rethrow is False]
+    found = [
+        p
+        for p in clips.sample_photos()
+        if min_dice <= len(p.values) <= max_dice and p.boxes == "whole_die" and p.rethrow is False
+    ]
     if len(found) < n:
         pytest.skip("not enough labelled photos with boxes (sample_images/ or nell-byler)")
     # spread the choice over the set, deterministically
     step = max(1, len(found) // n)
     return [found[i * step] for i in range(n)]
-
-
-@contextlib.contextmanager
-def serving(app):
-    """Run an ASGI app under uvicorn on a free local port, in a thread; yield its URL."""
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(10)
 
 
 def api(server: str, method: str, path: str, body=None, token: str | None = None):

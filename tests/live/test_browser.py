@@ -18,11 +18,13 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.live.helpers import api, load_clips, photos, serving
+from tests.browser import CHROMIUM as DEBIAN_CHROMIUM
+from tests.browser import CHROMIUM_ARGS, FAKE_CAMERA_ARGS, serving
+from tests.live.helpers import api, load_clips, photos
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(DEBIAN_CHROMIUM)
 if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -38,9 +40,7 @@ STILL_S = 3.5
 #: the issue's budget from the dice settling to the page showing the throw
 SHOW_WITHIN_S = 2.0
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
+FLAGS = CHROMIUM_ARGS + FAKE_CAMERA_ARGS
 
 # Keeps a thumbnail of every frame the page encodes (test instrumentation, not page code).
 THUMBS_JS = """
@@ -86,8 +86,9 @@ def clip(tmp_path_factory):
     dice_b[0] = (*dice_b[0], ("cocked",))
     labelled = [(fa, clips.dice_on_frame(a, scale_a, off_a)), (fb, dice_b)]
     out = tmp_path_factory.mktemp("clip") / "two_throws.y4m"
-    plan, frames = clips.build([fa, fb], fps=FPS, still_s=STILL_S, motion_s=MOTION_S,
-                               values=[a.values, b.values])
+    plan, frames = clips.build(
+        [fa, fb], fps=FPS, still_s=STILL_S, motion_s=MOTION_S, values=[a.values, b.values]
+    )
     frames = list(frames)
     clips.write(out, iter(frames), FPS, SIZE)
     b_values = sorted(b.values)
@@ -103,13 +104,15 @@ def server(clip, tmp_path_factory):
         yield url
 
 
-def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_moves(
-        clip, server):
+def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_moves(clip, server):
     path, plan, _, (a, b), clip_thumbs = clip
     game = api(server, "POST", "/api/games", {"preset": "keeling", "players": ["Alf", "Bee"]})
     with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                    args=FLAGS + [f"--use-file-for-fake-video-capture={path}"])
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=FLAGS + [f"--use-file-for-fake-video-capture={path}"],
+        )
         try:
             page = browser.new_page(viewport={"width": 900, "height": 700})
             page.add_init_script(THUMBS_JS)
@@ -127,7 +130,8 @@ def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_m
             page.click("[data-testid=live-confirm]")
             page.wait_for_function(
                 "document.querySelector('[data-testid=live-note]').dataset.confirmed === '1'",
-                timeout=10000)
+                timeout=10000,
+            )
             page.wait_for_timeout(500)  # more frames of the same throw: the note stays
             confirmed_note = page.inner_text("[data-testid=live-note]")
             page.wait_for_function(SHOWS.format("".join(map(str, b))), timeout=20000)
@@ -211,10 +215,15 @@ def test_the_camera_view_with_the_real_reader(tmp_path):
     out = tmp_path / "clip.y4m"
     clips.write(out, iter(frames), FPS, size)
     clip_thumbs = thumbnails(frames)
-    with serving(app_module.create_app(tmp_path / "zilch.db")) as url, \
-            playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                    args=FLAGS + [f"--use-file-for-fake-video-capture={out}"])
+    with (
+        serving(app_module.create_app(tmp_path / "zilch.db")) as url,
+        playwright_api.sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=FLAGS + [f"--use-file-for-fake-video-capture={out}"],
+        )
         try:
             page = browser.new_page(viewport={"width": 900, "height": 800})
             page.add_init_script(THUMBS_JS)

@@ -12,7 +12,8 @@ import json
 import cv2
 import pytest
 
-from tests.live.helpers import api, load_clips, photos, serving
+from tests.browser import serving
+from tests.live.helpers import api, load_clips, photos
 
 app_module = pytest.importorskip("server.app", reason="the server has not landed")
 from cli import main as cli_main  # noqa: E402
@@ -42,8 +43,20 @@ def test_each_throw_is_posted_into_the_game(setup, monkeypatch, capsys):
     monkeypatch.setattr(watch_cmd, "frame_reader", lambda: clips.LabelReader(labelled))
     with serving(app) as url:
         game = api(url, "POST", "/api/games", {"preset": "keeling", "players": ["Alf", "Bee"]})
-        code = cli_main.main(["watch", "--video", str(clip), "--json", "--game", game["id"],
-                              "--token", game["token"], "--server", url])
+        code = cli_main.main(
+            [
+                "watch",
+                "--video",
+                str(clip),
+                "--json",
+                "--game",
+                game["id"],
+                "--token",
+                game["token"],
+                "--server",
+                url,
+            ]
+        )
         out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         first = api(url, "GET", f"/api/games/{game['id']}/throws/1")
         state = api(url, "GET", f"/api/games/{game['id']}")
@@ -66,10 +79,23 @@ def test_a_wrong_token_stops_the_watch_with_one_line(setup, capsys):
         game = api(url, "POST", "/api/games", {"preset": "keeling", "players": ["Alf", "Bee"]})
         import unittest.mock
 
-        with unittest.mock.patch.object(watch_cmd, "frame_reader",
-                                        lambda: clips.LabelReader(labelled)):
-            code = cli_main.main(["watch", "--video", str(clip), "--json", "--game", game["id"],
-                                  "--token", "not-the-token", "--server", url])
+        with unittest.mock.patch.object(
+            watch_cmd, "frame_reader", lambda: clips.LabelReader(labelled)
+        ):
+            code = cli_main.main(
+                [
+                    "watch",
+                    "--video",
+                    str(clip),
+                    "--json",
+                    "--game",
+                    game["id"],
+                    "--token",
+                    "not-the-token",
+                    "--server",
+                    url,
+                ]
+            )
     captured = capsys.readouterr()
     assert code == 2
     assert captured.out == ""

@@ -8,17 +8,13 @@ and 1280 px wide are kept in ``test-artifacts/``.
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from server.app import create_app
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, serving
 from tests.server.conftest import (
     SAMPLES,
     ScriptedReader,
@@ -27,16 +23,6 @@ from tests.server.conftest import (
     reading_of,
 )
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = Path(os.path.abspath(__file__)).parents[2] / "test-artifacts"
 
 pytestmark = [
@@ -48,30 +34,6 @@ pytestmark = [
 SAMPLE = "nell-byler-IMG_20191209_095800"
 
 
-@contextmanager
-def running_app(db: Path, reader=None) -> Iterator[str]:
-    """The app on ``db`` served by uvicorn on a free loopback port; yields its base URL.
-
-    ``reader=None`` is the production reader, ``vision.read`` with the shipped model.
-    """
-    app = create_app(db, reader=reader)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[str, Path, ScriptedReader]]:
     # the page is under test here, not the vision model: the photo reads as its label says
@@ -79,7 +41,7 @@ def live(tmp_path: Path) -> Iterator[tuple[str, Path, ScriptedReader]]:
     reader = ScriptedReader("test-model-1")
     photo = SAMPLES / f"{SAMPLE}.jpg"
     reader.shows(photo.read_bytes(), labelled_reading(SAMPLE, version="test-model-1"))
-    with running_app(tmp_path / "browser.db", reader=reader) as base:
+    with serving(create_app(tmp_path / "browser.db", reader=reader)) as base:
         yield base, photo, reader
 
 
@@ -91,7 +53,7 @@ def test_a_turn_in_the_browser(live, width):
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": width, "height": 900})
             page.on("pageerror", lambda e: errors.append(str(e)))
@@ -209,7 +171,7 @@ def test_starter_unsure_die_claim_and_classic_marks(live, tmp_path):
         )
     )
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 375, "height": 900})
             page.goto(base + "/")

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from scorer import get_rules, options
-from tests.server.test_browser import ARGS, CHROMIUM, running_app
+from server.app import create_app
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, serving
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 #: white dice with black pips on light wood (MIT, matteop65), labelled 5 5 5
@@ -34,8 +35,8 @@ def test_a_real_photo_read_by_the_real_model_in_the_browser(tmp_path):
     label = json.loads((SAMPLES / f"{SAMPLE}.json").read_text())
     faces = sorted(label["values"])
     best = options("".join(map(str, faces)), get_rules("keeling")).max
-    with running_app(tmp_path / "real.db", reader=None) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with serving(create_app(tmp_path / "real.db")) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 375, "height": 900})
             page.goto(base + "/")
