@@ -116,30 +116,60 @@ SURFACE_L_WEIGHT = 0.0
 SURFACE_MIN_SHARE = 0.05
 
 
-def _rings(image: np.ndarray, faces: Sequence) -> tuple[np.ndarray, list[np.ndarray]]:
-    """The blurred Lab image, and each face's surface ring pixels (other dice left out)."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab[..., 0] *= SURFACE_L_WEIGHT
-    h, w = lab.shape[:2]
-    others = np.zeros((h, w), np.uint8)
+def _lab(image: np.ndarray, faces: Sequence = ()) -> np.ndarray:
+    """The blurred Lab image (L weighted by SURFACE_L_WEIGHT), computed only where it is read:
+    the dice's rings and the centre. Elsewhere it is zero."""
+    h, w = image.shape[:2]
+    boxes = [(int(w * (0.5 - CENTRE_FRACTION / 2)), int(h * (0.5 - CENTRE_FRACTION / 2)),
+              int(w * (0.5 + CENTRE_FRACTION / 2)), int(h * (0.5 + CENTRE_FRACTION / 2)))]
     for f in faces:
-        cv2.circle(others, (int(f.center[0]), int(f.center[1])),
-                   int(SURFACE_RING_INNER * f.half_side), 255, -1)
+        rad = int(SURFACE_RING_OUTER * f.half_side)
+        cx, cy = int(f.center[0]), int(f.center[1])
+        boxes.append((cx - rad, cy - rad, cx + rad + 1, cy + rad + 1))
+    b = np.array(boxes)
+    # 2 px more than is read, so that the 5x5 blur inside the crop equals the whole image's
+    x0, y0 = max(int(b[:, 0].min()) - 2, 0), max(int(b[:, 1].min()) - 2, 0)
+    x1, y1 = min(int(b[:, 2].max()) + 2, w), min(int(b[:, 3].max()) + 2, h)
+    lab = np.zeros((h, w, 3), np.float32)
+    if x1 > x0 and y1 > y0:
+        crop = image[y0:y1, x0:x1]
+        part = cv2.cvtColor(cv2.GaussianBlur(crop, (5, 5), 0), cv2.COLOR_BGR2LAB)
+        lab[y0:y1, x0:x1] = part
+        lab[..., 0] *= SURFACE_L_WEIGHT
+    return lab
+
+
+def _rings(lab: np.ndarray, faces: Sequence) -> list[np.ndarray]:
+    """Each face's surface ring pixels of the blurred Lab image (other dice left out).
+
+    Each ring is drawn in its own bounding box, not on a whole-image mask per face."""
+    h, w = lab.shape[:2]
     rings = []
     for f in faces:
-        c = (int(f.center[0]), int(f.center[1]))
-        ring = np.zeros((h, w), np.uint8)
-        cv2.circle(ring, c, int(SURFACE_RING_OUTER * f.half_side), 255, -1)
-        ring[others > 0] = 0
-        rings.append(lab[ring > 0])
-    return lab, rings
+        cx, cy = int(f.center[0]), int(f.center[1])
+        rad = int(SURFACE_RING_OUTER * f.half_side)
+        x0, y0 = max(cx - rad, 0), max(cy - rad, 0)
+        x1, y1 = min(cx + rad + 1, w), min(cy + rad + 1, h)
+        if x1 <= x0 or y1 <= y0:
+            rings.append(np.zeros((0, lab.shape[2]), np.float32))
+            continue
+        ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.circle(ring, (cx - x0, cy - y0), rad, 255, -1)
+        for g in faces:  # every die's own disc, this one's included, is left out
+            cv2.circle(ring, (int(g.center[0]) - x0, int(g.center[1]) - y0),
+                       int(SURFACE_RING_INNER * g.half_side), 0, -1)
+        rings.append(lab[y0:y1, x0:x1][ring > 0])
+    return rings
 
 
 def surface_colours(image: np.ndarray, faces: Sequence) -> np.ndarray:
     """For each face, the median Lab colour of the surface ring around it (other dice left out)."""
     if len(faces) == 0:
         return np.zeros((0, 3))
-    _, rings = _rings(image, faces)
+    return _colours(_rings(_lab(image, faces), faces))
+
+
+def _colours(rings: list[np.ndarray]) -> np.ndarray:
     return np.array([np.median(px, axis=0) if len(px) else np.full(3, np.nan) for px in rings])
 
 
@@ -153,13 +183,11 @@ SURFACE_MIN_GAP = 6.0
 CENTRE_FRACTION = 0.3
 
 
-def _centre_colour(image: np.ndarray, faces: Sequence) -> np.ndarray | None:
+def _centre_colour(lab: np.ndarray, faces: Sequence) -> np.ndarray | None:
     """Median Lab colour of the image's central part, dice left out."""
-    h, w = image.shape[:2]
+    h, w = lab.shape[:2]
     y0, y1 = int(h * (0.5 - CENTRE_FRACTION / 2)), int(h * (0.5 + CENTRE_FRACTION / 2))
     x0, x1 = int(w * (0.5 - CENTRE_FRACTION / 2)), int(w * (0.5 + CENTRE_FRACTION / 2))
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab[..., 0] *= SURFACE_L_WEIGHT
     mask = np.zeros((h, w), np.uint8)
     mask[y0:y1, x0:x1] = 255
     for f in faces:
@@ -181,7 +209,9 @@ def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
     out = [False] * n
     if n < 2:
         return out
-    col = surface_colours(image, faces)
+    lab = _lab(image, faces)
+    rings = _rings(lab, faces)
+    col = _colours(rings)
     ok = ~np.isnan(col).any(axis=1)
     d = np.linalg.norm(col[:, None, :] - col[None, :, :], axis=2)
     same = (d <= SURFACE_SAME_LAB) & ok[:, None] & ok[None, :]
@@ -190,10 +220,9 @@ def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
     if group.sum() * 2 > n:
         ref = np.median(col[group], axis=0)
     else:
-        ref = _centre_colour(image, faces)
+        ref = _centre_colour(lab, faces)
         if ref is None or not (np.linalg.norm(col - ref, axis=1) <= SURFACE_SAME_LAB).any():
             return out
-    _, rings = _rings(image, faces)
     for i, px in enumerate(rings):
         if len(px):
             share = (np.linalg.norm(px - ref, axis=1) <= SURFACE_SAME_LAB).mean()

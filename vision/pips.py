@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from scipy.spatial import cKDTree
 
 #: Neighbourhood size (px, odd) of the adaptive threshold at each level of an image pyramid. A pip
 #: is found best when the block is 2-4 pip diameters: 13 px suits pips of 3-7 px, and each
@@ -151,11 +152,19 @@ def _drop_die_bodies(p: Pips) -> np.ndarray:
     """
     if len(p) < 2:
         return np.arange(len(p))
-    xy, r, pol = p.xy, p.radius, p.polarity
-    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    inside = (d < 0.9 * r[:, None]) & (r[None, :] < CONTAINER_RADIUS_RATIO * r[:, None])
-    other = pol[:, None] != pol[None, :]
-    return np.flatnonzero(~(inside & other).any(axis=1))
+    xy, r, pol = p.xy.astype(np.float64), p.radius, p.polarity
+    tree = cKDTree(xy)
+    keep = np.ones(len(p), bool)
+    # Only the neighbours within 0.9 of a blob's own radius can be inside it (a k-d tree, not
+    # the n x n distances: a patterned cloth gives thousands of blobs).
+    for i, near in enumerate(tree.query_ball_point(xy, 0.9 * r.astype(np.float64))):
+        if len(near) > 1:
+            j = np.asarray(near)
+            d = np.hypot(xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1])
+            held = (d < 0.9 * r[i]) & (r[j] < CONTAINER_RADIUS_RATIO * r[i])
+            if (held & (pol[j] != pol[i])).any():
+                keep[i] = False
+    return np.flatnonzero(keep)
 
 
 def _chroma(bgr: np.ndarray) -> np.ndarray:
@@ -203,19 +212,25 @@ def _dedupe(p: Pips) -> np.ndarray:
     n = len(p)
     if n < 2:
         return np.arange(n)
-    xy, r = p.xy, p.radius
-    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    rmax = np.maximum(r[:, None], r[None, :])
-    same = p.polarity[:, None] == p.polarity[None, :]
-    # j repeats i when close to it, or when j's centre is inside i (a fragment) or i's inside j
-    dup = same & ((d < DUPLICATE_DISTANCE * rmax) | (d < rmax))
-    np.fill_diagonal(dup, False)
+    xy, r, pol = p.xy.astype(np.float64), p.radius.astype(np.float64), p.polarity
+    # j repeats i when close to it, or when j's centre is inside i (a fragment) or i's inside j:
+    # d < max(r_i, r_j), that is, j within i's radius or i within j's. DUPLICATE_DISTANCE < 1
+    # makes "close" a special case of that.
+    tree = cKDTree(xy)
+    nbrs: list[set[int]] = [set() for _ in range(n)]
+    for i, near in enumerate(tree.query_ball_point(xy, r)):  # j within r_i of i
+        if len(near) > 1:
+            j = np.asarray(near)
+            d = np.hypot(xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1])
+            for k in j[(d < r[i]) & (pol[j] == pol[i]) & (j != i)]:
+                nbrs[i].add(int(k))
+                nbrs[int(k)].add(i)
     alive = np.ones(n, bool)
     for i in range(n):
         if alive[i]:
-            later = dup[i].copy()
-            later[: i + 1] = False
-            alive &= ~later
+            for j in nbrs[i]:
+                if j > i:
+                    alive[j] = False
     return np.flatnonzero(alive)
 
 
