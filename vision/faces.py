@@ -493,6 +493,24 @@ def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray
     return out
 
 
+def pip_shape(axes: np.ndarray, angle_deg: np.ndarray) -> tuple[float, float, float]:
+    """The pips' mean ellipse as a shape matrix ``(a, b, c)`` = [[a, b], [b, c]] of determinant 1.
+
+    A round pip seen on a face is an ellipse stretched as the face is: E = R diag(M^2, m^2) R^T
+    for semi-axes M >= m along ``angle_deg``, normalised by M * m, so that every pip weighs the
+    same whatever its size. (1, 0, 1) is a circle (the face seen straight on)."""
+    t = np.radians(np.asarray(angle_deg, np.float64))
+    big, small = axes[:, 0].astype(np.float64), axes[:, 1].astype(np.float64)
+    k = big / (small + 1e-6)
+    cs, sn = np.cos(t), np.sin(t)
+    # R diag(k, 1/k) R^T
+    a = float((k * cs * cs + sn * sn / k).mean())
+    b = float(((k - 1 / k) * cs * sn).mean())
+    c = float((k * sn * sn + cs * cs / k).mean())
+    det = np.sqrt(max(a * c - b * b, 1e-12))
+    return a / det, b / det, c / det
+
+
 def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]
@@ -528,6 +546,7 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     f["polarity"] = pol
     ax = pips.axes[idx]
     f["axis_ratio_mean"] = float((ax[:, 1] / (ax[:, 0] + 1e-6)).mean())
+    f["pip_shape"] = pip_shape(ax, pips.angle[idx])
     f["circularity_min"] = float(pips.circularity[idx].min())
     f["pip_inner_std"] = float(pips.inner_std[idx].max()) / c_div
     # like blobs (same polarity, similar size) within LONE_PIP_REACH pip radii of the centre

@@ -1,10 +1,11 @@
 """Step 5: the cocked and off-table tests (first version), from geometric evidence.
 
-Cocked: under one camera, the top faces of flat dice are foreshortened alike; their pips are
-ellipses stretched the same way. A die leaning on another or on a wall shows its top face at a
-different tilt, so its pips' axis ratio and its face's aspect differ from its neighbours'.
-No public photo set marks cocked dice, so the thresholds below are set from the geometry and are
-parameters to calibrate on rendered throws (see the renderer issue).
+Cocked: under one camera, the top faces of flat dice all lie in the table's plane, so their
+shapes (the fitted layout's frame for 4-6 pips, the pips' ellipses for 1-3) are those a pinhole
+camera gives a square of that plane at each one's place. The table's normal is the one that best
+explains the other faces' shapes; a face whose shape deviates from the table's prediction leans.
+No public photo set marks cocked dice: the thresholds are calibrated on rendered throws
+(``tools/calibrate_cocked.py``).
 
 Off the table: a die whose centre lies outside the playing area. The area is given by the user as
 a polygon, or found automatically as the largest convex quadrilateral outline (a tray, a mat)
@@ -18,14 +19,33 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-#: A die is compared with its neighbours only when at least this many other dice are in the image.
+#: A die is compared with the others only when at least this many other dice are in the image.
 MIN_NEIGHBOURS = 2
-#: Pip ellipses (minor/major axis) of a leaning die differ from the flat dice's median by more
-#: than this. A flat die's pips vary by about 0.1 across the frame (lens, blur); a die leaning
-#: 30 degrees changes the ratio by cos(angle) differences of about 0.25 and more.
-COCKED_PIP_RATIO_DIFF = 0.3
-#: The face aspect (short/long side) differs from the median flat face by more than this.
-COCKED_FACE_ASPECT_DIFF = 0.3
+#: Focal length of the camera, as a fraction of the image diagonal: a phone's main camera is a
+#: 26 mm-equivalent lens (43.3 mm full-frame diagonal), a webcam's field is about the same. Only
+#: the perspective across the image depends on it, and only a little.
+FOCAL_PER_DIAGONAL = 26.0 / 43.27
+#: The table's normal is searched on a grid of directions this far (degrees) from the camera's
+#: axis at most (the renders go to 50 degrees of elevation, photos of a table rarely beyond 70)...
+TABLE_MAX_TILT_DEG = 80.0
+#: ... in steps of this many degrees (a 2-degree error changes a face's predicted aspect by
+#: about 0.01, well under the measuring noise).
+TABLE_GRID_DEG = 2.0
+#: A face's shape deviation counts at most this much in the fit of the table (a leaning die or a
+#: misread face must not pull the table toward itself).
+TABLE_COST_CAP = 0.3
+#: Weight in that fit of a face whose shape comes from its pip ellipses (1-3 pips: the layout fit
+#: is a square) against one from its fitted 4-6 pip layout: the pips' shape is about five times
+#: noisier on the renders (median error 0.11 against 0.02 of log-aspect).
+PIP_SHAPE_WEIGHT = 0.2
+#: A face is cocked when its shape deviates from the flat face the table predicts at its place by
+#: more than this (the distance of two shapes is the log of their relative aspect, direction
+#: included: 0.1 is a 10 % squeeze). Faces of 4-6 pips, shape from the fitted layout.
+#: Chosen on the calibration renders (seed 11, tools/calibrate_cocked.py) as the smallest value
+#: that keeps false flags of flat dice at or under 2 %.
+COCKED_FRAME_DEVIATION = 0.15
+#: The same for faces of 1-3 pips, whose shape comes from the pips' ellipses.
+COCKED_PIP_DEVIATION = 0.5
 #: The automatic playing area must cover at least this fraction of the image...
 AREA_MIN_FRACTION = 0.2
 #: ... and hold at least this fraction of the dice found, else it is not used.
@@ -35,24 +55,103 @@ AREA_MIN_DICE_INSIDE = 0.6
 OFF_TABLE_MARGIN = 0.5
 
 
-def cocked_flags(faces: Sequence) -> list[bool]:
-    """For each face candidate, whether its geometry says it is not lying flat."""
+def _grid() -> np.ndarray:
+    """Unit normals (G, 3) in camera coordinates, from the optical axis out to
+    TABLE_MAX_TILT_DEG (x right, y down, z forward; a table facing the camera has n_z < 0)."""
+    th = np.radians(np.arange(0.0, TABLE_MAX_TILT_DEG + 1e-9, TABLE_GRID_DEG))
+    ph = np.radians(np.arange(0.0, 360.0, TABLE_GRID_DEG * 2))
+    t, p = np.meshgrid(th, ph, indexing="ij")
+    n = np.stack([np.sin(t) * np.cos(p), np.sin(t) * np.sin(p), -np.cos(t)], -1).reshape(-1, 3)
+    return np.unique(n.round(9), axis=0)
+
+
+_NORMALS = _grid()
+
+
+def face_shape(face) -> tuple[np.ndarray, bool]:
+    """The face's shape matrix ``(a, b, c)`` = [[a, b], [b, c]], determinant 1, and whether it
+    comes from the fitted layout (4-6 pips) rather than the pip ellipses."""
+    if face.value is not None and face.value >= 4:
+        m = np.asarray(face.frame, np.float64)
+        m = m @ m.T
+        det = np.sqrt(max(np.linalg.det(m), 1e-12))
+        return np.array([m[0, 0], m[0, 1], m[1, 1]]) / det, True
+    ps = face.features.get("pip_shape")
+    if ps is None:
+        return np.array([1.0, 0.0, 1.0]), False
+    return np.asarray(ps, np.float64), False
+
+
+def plane_shapes(
+    normals: np.ndarray, centres: np.ndarray, image_size: tuple[int, int] | None
+) -> np.ndarray:
+    """Shape matrices (G, N, 3), determinant 1, of a small square lying in a plane of each
+    normal, seen at each image point through a pinhole camera (principal point at the image
+    centre, focal length FOCAL_PER_DIAGONAL of the diagonal). With no image size, an orthographic
+    camera: the shape then depends on the plane only.
+
+    The square's image is J = A (I - n n^T) up to scale, A = [[1, 0, -u/f], [0, 1, -v/f]] for the
+    point (u, v) from the principal point; its shape is J J^T = A (I - n n^T) A^T."""
+    n_c = len(centres)
+    if image_size is None:
+        uv = np.zeros((n_c, 2))
+    else:
+        w, h = image_size
+        f = FOCAL_PER_DIAGONAL * np.hypot(w, h)
+        uv = (np.asarray(centres, np.float64) - (w / 2, h / 2)) / f
+    # rows of A: (1, 0, -u) and (0, 1, -v); A n for every normal and point
+    an_x = normals[:, None, 0] - normals[:, None, 2] * uv[None, :, 0]
+    an_y = normals[:, None, 1] - normals[:, None, 2] * uv[None, :, 1]
+    u2, v2, uv_ = uv[:, 0] ** 2, uv[:, 1] ** 2, uv[:, 0] * uv[:, 1]
+    a = 1 + u2 - an_x * an_x
+    b = uv_ - an_x * an_y
+    c = 1 + v2 - an_y * an_y
+    det = np.sqrt(np.maximum(a * c - b * b, 1e-12))
+    return np.stack([a / det, b / det, c / det], -1)
+
+
+def shape_distance(s: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Distance of determinant-1 shapes ``(a, b, c)``: |log| of the relative aspect, 0 when
+    equal (arccosh of half the trace of S^-1 M)."""
+    tr = s[..., 2] * m[..., 0] - 2 * s[..., 1] * m[..., 1] + s[..., 0] * m[..., 2]
+    return np.arccosh(np.maximum(tr / 2, 1.0))
+
+
+def cocked_scores(
+    faces: Sequence, image_size: tuple[int, int] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each face's shape deviation from a flat face on the table, and whether its shape came
+    from the layout (True) or the pips (False). NaN where there are too few other dice.
+
+    The table is the plane whose normal best explains the other faces' shapes (each one's
+    deviation capped at TABLE_COST_CAP, pip-shaped faces weighted PIP_SHAPE_WEIGHT): a face is
+    never judged against a table fitted to itself."""
     n = len(faces)
-    out = [False] * n
+    dev = np.full(n, np.nan)
+    shapes = [face_shape(f) for f in faces]
+    from_frame = np.array([s[1] for s in shapes], bool)
     if n < MIN_NEIGHBOURS + 1:
-        return out
-    ratio = np.array([f.features["axis_ratio_mean"] for f in faces])
-    aspect = np.array([f.features["aspect"] for f in faces])
-    multi = np.array([f.value is not None and f.value >= 4 for f in faces])
+        return dev, from_frame
+    s = np.array([x[0] for x in shapes])
+    centres = np.array([f.center for f in faces], np.float64)
+    d = shape_distance(s[None, :, :], plane_shapes(_NORMALS, centres, image_size))  # (G, N)
+    w = np.where(from_frame, 1.0, PIP_SHAPE_WEIGHT)
+    cost = np.minimum(d, TABLE_COST_CAP) ** 2 * w  # (G, N)
+    total = cost.sum(axis=1)
     for i in range(n):
-        others = np.arange(n) != i
-        med_r = np.median(ratio[others])
-        cond = abs(ratio[i] - med_r) > COCKED_PIP_RATIO_DIFF
-        if multi[i] and (multi & others).sum() >= MIN_NEIGHBOURS:
-            med_a = np.median(aspect[multi & others])
-            cond = cond or abs(aspect[i] - med_a) > COCKED_FACE_ASPECT_DIFF
-        out[i] = bool(cond)
-    return out
+        g = int(np.argmin(total - cost[:, i]))
+        dev[i] = d[g, i]
+    return dev, from_frame
+
+
+def cocked_flags(faces: Sequence, image_size: tuple[int, int] | None = None) -> list[bool]:
+    """For each face candidate, whether its shape says its top face is not lying flat.
+
+    ``image_size``: (width, height) of the image the faces' coordinates are in (for the
+    perspective across it); None assumes an orthographic view."""
+    dev, from_frame = cocked_scores(faces, image_size)
+    thr = np.where(from_frame, COCKED_FRAME_DEVIATION, COCKED_PIP_DEVIATION)
+    return [bool(v) for v in (dev > thr)]  # NaN (too few dice) compares False
 
 
 def find_playing_area(image: np.ndarray, gray: np.ndarray) -> np.ndarray | None:

@@ -137,7 +137,7 @@ def read(
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die and not _in_a_pattern(f)]
     kept = [faces[i] for i in keep]
-    cocked = geometry.cocked_flags(kept)
+    cocked = geometry.cocked_flags(kept, (work.shape[1], work.shape[0]))
     if area is not None:
         poly = np.asarray(area, np.float64).reshape(-1, 2) * scale
     else:

@@ -63,7 +63,7 @@ class Pips:
     xy: np.ndarray  # (n, 2) float32 centre in working-image pixels
     radius: np.ndarray  # (n,) equivalent-disc radius sqrt(area / pi)
     axes: np.ndarray  # (n, 2) ellipse semi-axes (major, minor)
-    angle: np.ndarray  # (n,) ellipse angle in degrees
+    angle: np.ndarray  # (n,) direction of the ellipse's major axis, degrees (image x toward y)
     polarity: np.ndarray  # (n,) +1 light pip on dark face, -1 dark pip on light face
     contrast: np.ndarray  # (n,) |pip - ring| in grey levels
     ring: np.ndarray  # (n, 3) mean BGR colour of the ring around the pip (the face colour)
@@ -199,6 +199,8 @@ def _blobs(mask, lo, hi, min_circ, min_sol, min_ratio, scale, polarity, out) -> 
         major, minor = max(ea, eb) / 2, min(ea, eb) / 2
         if major <= 0 or minor / major < min_ratio:
             continue
+        if ea < eb:  # OpenCV's angle is the first axis's; keep the major axis's direction
+            ang += 90.0
         # pyrDown maps pixel centre (x, y) of the level to ((x + 0.5) * s - 0.5) at level 0
         out.append((
             (cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5,
