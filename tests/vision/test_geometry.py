@@ -1,5 +1,6 @@
 """The off-table surface test of ``vision.geometry`` on a committed render from the test half
-(odd index: thresholds were chosen on the even renders only)."""
+(odd index: thresholds were chosen on the even renders only), and the cocked test on faces
+constructed by projecting squares through a pinhole camera."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 
+from vision import geometry
 from vision.datasets import Box
 from vision.evaluate import match
+from vision.faces import FaceCandidate, pip_shape
 from vision.pipeline import read
 from vision.reading import OFF_TABLE
 
@@ -30,3 +34,82 @@ def test_dice_outside_the_tray_are_flagged_and_dice_inside_are_not():
         assert i in pairs and OFF_TABLE in reading.dice[pairs[i]].flags
     for i in flat:
         assert i in pairs and OFF_TABLE not in reading.dice[pairs[i]].flags
+
+
+# ---------------------------------------------------------------------------------------------
+# the cocked flag on constructed faces: squares on a table seen through a pinhole camera
+
+W, H = 1280, 960
+
+
+def _camera(elevation_deg: float):
+    """Rotation (world -> camera) and centre of a camera 50 cm from the table's origin, tilted
+    ``elevation_deg`` from looking straight down, and its focal length in pixels."""
+    e = np.radians(elevation_deg)
+    centre = np.array([0.0, -50 * np.sin(e), 50 * np.cos(e)])
+    z = -centre / np.linalg.norm(centre)  # looks at the origin
+    x = np.array([1.0, 0.0, 0.0])
+    y = np.cross(z, x)
+    return np.stack([x, y, z]), centre, geometry.FOCAL_PER_DIAGONAL * np.hypot(W, H) * 1.1
+
+
+def _face(cam, at, yaw_deg: float, tilt_deg: float = 0.0, side: float = 1.6) -> FaceCandidate:
+    """A 4-pip face: the image of a die's top face (a square of ``side`` cm at ``at``, turned
+    ``yaw_deg`` about the vertical, leaning ``tilt_deg`` about its own x axis)."""
+    rot, centre, f = cam
+    y, t = np.radians(yaw_deg), np.radians(tilt_deg)
+    ex = np.array([np.cos(y), np.sin(y), 0.0])
+    ey0 = np.array([-np.sin(y), np.cos(y), 0.0])
+    ey = np.cos(t) * ey0 + np.sin(t) * np.array([0.0, 0.0, 1.0])
+    sq = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    pts = np.array([np.asarray(at, float) + side / 2 * (a * ex + b * ey) for a, b in sq])
+    cam_pts = (pts - centre) @ rot.T
+    img = f * cam_pts[:, :2] / cam_pts[:, 2:] + (W / 2, H / 2)
+    frame = np.stack([(img[1] - img[0] + img[2] - img[3]) / 4,
+                      (img[3] - img[0] + img[2] - img[1]) / 4], axis=1)
+    c = img.mean(axis=0)
+    return FaceCandidate(np.arange(4), 4, (float(c[0]), float(c[1])), frame.astype(np.float32),
+                         float(np.sqrt(abs(np.linalg.det(frame)))), 0.0, {})
+
+
+PLACES = [(-12, -8), (-4, -10), (6, -9), (12, -2), (-10, 4), (0, 0), (9, 8), (-3, 10)]
+
+
+def _flat(cam) -> list[FaceCandidate]:
+    """Eight dice lying flat, each turned its own way."""
+    return [_face(cam, (x, y, 1.6), 10 * k) for k, (x, y) in enumerate(PLACES)]
+
+
+def test_flat_dice_on_a_slanted_view_are_not_cocked():
+    for elevation in (0, 25, 45):
+        cam = _camera(elevation)
+        faces = _flat(cam)
+        dev, from_frame = geometry.cocked_scores(faces, (W, H))
+        assert from_frame.all()
+        assert dev.max() < geometry.COCKED_FRAME_DEVIATION / 2, elevation
+        assert not any(geometry.cocked_flags(faces, (W, H)))
+
+
+def test_a_leaning_die_among_flat_ones_is_cocked_and_only_it():
+    for elevation in (10, 30, 45):
+        cam = _camera(elevation)
+        faces = _flat(cam)
+        faces[3] = _face(cam, (12, -2, 2.2), 20, tilt_deg=35)
+        flags = geometry.cocked_flags(faces, (W, H))
+        assert flags == [k == 3 for k in range(len(faces))], elevation
+
+
+def test_too_few_dice_are_never_judged():
+    cam = _camera(30)
+    faces = [_face(cam, (0, 0, 1.6), 0), _face(cam, (6, 0, 2.2), 0, tilt_deg=40)]
+    faces = faces[: geometry.MIN_NEIGHBOURS]
+    assert geometry.cocked_flags(faces, (W, H)) == [False] * len(faces)
+
+
+def test_pip_shape_is_the_pips_ellipse_normalised():
+    # round pips: the identity
+    assert np.allclose(pip_shape(np.array([[3.0, 3.0], [2.0, 2.0]]), np.array([0.0, 50.0])),
+                       (1, 0, 1), atol=1e-6)
+    # pips twice as long along y as along x: [[1/2, 0], [0, 2]]
+    a, b, c = pip_shape(np.array([[4.0, 2.0], [2.0, 1.0]]), np.array([90.0, 90.0]))
+    assert np.allclose((a, b, c), (0.5, 0.0, 2.0), atol=1e-6)
