@@ -90,12 +90,18 @@ def test_flat_dice_on_a_slanted_view_are_not_cocked():
         assert not any(geometry.cocked_flags(faces, (W, H)))
 
 
-def test_a_leaning_die_among_flat_ones_is_cocked_and_only_it():
+def test_a_leaning_die_among_flat_ones_stands_out_and_is_the_only_one_flagged():
     for elevation in (10, 30, 45):
         cam = _camera(elevation)
         faces = _flat(cam)
         faces[3] = _face(cam, (12, -2, 2.2), 20, tilt_deg=35)
-        flags = geometry.cocked_flags(faces, (W, H))
+        dev, _ = geometry.cocked_scores(faces, (W, H))
+        flat = np.delete(dev, 3)
+        # a 35-degree lean squeezes the face by over 20 % against the table's prediction, at
+        # least three times as much as any flat die deviates
+        assert dev[3] > 0.2 and dev[3] > 3 * flat.max(), (elevation, dev)
+        # with a threshold at a 15 % squeeze, only the leaning die is flagged
+        flags = geometry.cocked_flags(faces, (W, H), frame_deviation=0.15)
         assert flags == [k == 3 for k in range(len(faces))], elevation
 
 
