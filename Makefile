@@ -60,11 +60,12 @@ eval: $(VENV)/.installed-test
 # Rebuild models/ (the confidence trees of vision.read) from the licensed photo folders.
 train: $(VENV)/.installed-test
 	$(BIN)/python tools/train.py $(TRAIN_ARGS)
-	$(BIN)/python tools/train_gate.py
+	$(BIN)/python tools/train_gate.py $(TRAIN_GATE_ARGS)
 
-# Only the acceptance gate (models/gate.json): seconds once the candidates are cached.
+# Only the acceptance gate (models/gate.json): seconds once the candidates are cached. Its fits
+# add the rendered throws of renders/ (make render N=400 SEED=11), or TRAIN_GATE_ARGS="--renders none".
 train-gate: $(VENV)/.installed-test
-	$(BIN)/python tools/train_gate.py
+	$(BIN)/python tools/train_gate.py $(TRAIN_GATE_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

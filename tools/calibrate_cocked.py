@@ -1,9 +1,9 @@
 """Calibrate the cocked flag of ``vision.geometry`` on rendered throws, and measure it.
 
-The calibration set (default ``/work/renders-train``, seed 11) chooses the two thresholds,
-``COCKED_FRAME_DEVIATION`` (faces of 4-6 pips) and ``COCKED_PIP_DEVIATION`` (1-3 pips): the pair
-with the highest recall of cocked dice whose false flags stay at or under 2 % of the flat,
-on-table dice, and among equals the most sensitive one (see :func:`choose`). The test set
+The calibration set (default ``renders/``: ``make render N=400 SEED=11``) chooses the two
+thresholds, ``COCKED_FRAME_DEVIATION`` (faces of 4-6 pips) and ``COCKED_PIP_DEVIATION`` (1-3
+pips): the pair with the highest recall of cocked dice whose false flags stay at or under 2 % of
+the flat, on-table dice, and among equals the most sensitive one (see :func:`choose`). The test set
 (default ``sample_images/rendered``, seed 2026) is only measured,
 with the thresholds that are in ``vision.geometry`` (the chosen ones once copied there) and with
 the ones just chosen. Renders, not photos.
@@ -138,7 +138,7 @@ def choose(dice: list[Die]) -> tuple[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--calibration", type=Path, default=Path("/work/renders-train"))
+    ap.add_argument("--calibration", type=Path, default=REPO / "renders")
     ap.add_argument("--test", type=Path, default=REPO / "sample_images" / "rendered")
     args = ap.parse_args()
     cv2.setNumThreads(1)
