@@ -229,8 +229,7 @@ def _lab(image: np.ndarray, faces: Sequence = ()) -> np.ndarray:
     """The blurred Lab image (L weighted by SURFACE_L_WEIGHT), computed only where it is read:
     the dice's rings and the centre. Elsewhere it is zero."""
     h, w = image.shape[:2]
-    boxes = [(int(w * (0.5 - CENTRE_FRACTION / 2)), int(h * (0.5 - CENTRE_FRACTION / 2)),
-              int(w * (0.5 + CENTRE_FRACTION / 2)), int(h * (0.5 + CENTRE_FRACTION / 2)))]
+    boxes = [_centre_box(w, h)]
     for f in faces:
         rad = int(SURFACE_RING_OUTER * f.half_side)
         cx, cy = int(f.center[0]), int(f.center[1])
@@ -244,7 +243,7 @@ def _lab(image: np.ndarray, faces: Sequence = ()) -> np.ndarray:
         crop = image[y0:y1, x0:x1]
         part = cv2.cvtColor(cv2.GaussianBlur(crop, (5, 5), 0), cv2.COLOR_BGR2LAB)
         lab[y0:y1, x0:x1] = part
-        lab[..., 0] *= SURFACE_L_WEIGHT
+        lab[y0:y1, x0:x1, 0] *= SURFACE_L_WEIGHT
     return lab
 
 
@@ -271,14 +270,8 @@ def _rings(lab: np.ndarray, faces: Sequence) -> list[np.ndarray]:
     return rings
 
 
-def surface_colours(image: np.ndarray, faces: Sequence) -> np.ndarray:
-    """For each face, the median Lab colour of the surface ring around it (other dice left out)."""
-    if len(faces) == 0:
-        return np.zeros((0, 3))
-    return _colours(_rings(_lab(image, faces), faces))
-
-
 def _colours(rings: list[np.ndarray]) -> np.ndarray:
+    """For each face, the median Lab colour of its surface ring (NaN for an empty ring)."""
     return np.array([np.median(px, axis=0) if len(px) else np.full(3, np.nan) for px in rings])
 
 
@@ -292,11 +285,16 @@ SURFACE_MIN_GAP = 6.0
 CENTRE_FRACTION = 0.3
 
 
+def _centre_box(w: int, h: int) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of the image's central part."""
+    return (int(w * (0.5 - CENTRE_FRACTION / 2)), int(h * (0.5 - CENTRE_FRACTION / 2)),
+            int(w * (0.5 + CENTRE_FRACTION / 2)), int(h * (0.5 + CENTRE_FRACTION / 2)))
+
+
 def _centre_colour(lab: np.ndarray, faces: Sequence) -> np.ndarray | None:
     """Median Lab colour of the image's central part, dice left out."""
     h, w = lab.shape[:2]
-    y0, y1 = int(h * (0.5 - CENTRE_FRACTION / 2)), int(h * (0.5 + CENTRE_FRACTION / 2))
-    x0, x1 = int(w * (0.5 - CENTRE_FRACTION / 2)), int(w * (0.5 + CENTRE_FRACTION / 2))
+    x0, y0, x1, y1 = _centre_box(w, h)
     mask = np.zeros((h, w), np.uint8)
     mask[y0:y1, x0:x1] = 255
     for f in faces:

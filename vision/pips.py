@@ -41,10 +41,6 @@ MIN_AXIS_RATIO = 0.4
 #: Contrast between a pip and the ring around it, in grey levels. A pip on a die is far darker
 #: or lighter than its face; texture spots on wood or felt are faint.
 MIN_CONTRAST = 25.0
-#: Two candidates whose centres are closer than this fraction of the larger radius are one pip
-#: (found at two block sizes).
-DUPLICATE_DISTANCE = 0.6
-
 
 #: A blob holding a smaller blob (radius below this fraction of its own) is a die, not a pip.
 CONTAINER_RADIUS_RATIO = 0.5
@@ -215,9 +211,8 @@ def _dedupe(p: Pips) -> np.ndarray:
     if n < 2:
         return np.arange(n)
     xy, r, pol = p.xy.astype(np.float64), p.radius.astype(np.float64), p.polarity
-    # j repeats i when close to it, or when j's centre is inside i (a fragment) or i's inside j:
-    # d < max(r_i, r_j), that is, j within i's radius or i within j's. DUPLICATE_DISTANCE < 1
-    # makes "close" a special case of that.
+    # j repeats i when j's centre is inside i (a fragment, or the same pip found at another block
+    # size) or i's inside j: d < max(r_i, r_j), that is, j within i's radius or i within j's.
     tree = cKDTree(xy)
     nbrs: list[set[int]] = [set() for _ in range(n)]
     for i, near in enumerate(tree.query_ball_point(xy, r)):  # j within r_i of i
