@@ -63,7 +63,7 @@ train: $(VENV)/.installed-test
 	$(BIN)/python tools/train_gate.py $(TRAIN_GATE_ARGS)
 
 # Only the acceptance gate (models/gate.json): seconds once the candidates are cached. Its fits
-# add the rendered throws of renders/ (make render N=400 SEED=11), or TRAIN_GATE_ARGS="--renders none".
+# add the rendered throws of renders/ (make render N=81 SEED=11), or TRAIN_GATE_ARGS="--renders none".
 train-gate: $(VENV)/.installed-test
 	$(BIN)/python tools/train_gate.py $(TRAIN_GATE_ARGS)
 

@@ -1,6 +1,6 @@
 """Calibrate the cocked flag of ``vision.geometry`` on rendered throws, and measure it.
 
-The calibration set (default ``renders/``: ``make render N=400 SEED=11``) chooses the two
+The calibration set (default ``renders/``: ``make render N=81 SEED=11``) chooses the two
 thresholds, ``COCKED_FRAME_DEVIATION`` (faces of 4-6 pips) and ``COCKED_PIP_DEVIATION`` (1-3
 pips): the pair with the highest recall of cocked dice whose false flags stay at or under 2 % of
 the flat, on-table dice, and among equals the most sensitive one (see :func:`choose`). The test set

@@ -9,7 +9,8 @@ values (wrong value, or no die there) stay within 0.1% of its labelled dice; the
 threshold is the strictest of these, applied to the gate fitted on both folders. Seconds, after
 the candidates are collected (cached with ``tools/train.py``'s cache).
 
-Rendered throws (``--renders``, default ``renders/``: ``make render N=400 SEED=11``) are added to
+Rendered throws (``--renders``, default ``renders/``: ``make render N=81 SEED=11``, the shipped
+gate's 81) are added to
 the training data of every fit, never held out: two real folders alone teach the gate one table
 each, and the renders' tables, dice and light vary from throw to throw. The thresholds are still
 chosen on a real folder left out. ``--renders none`` fits on the real folders alone.
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(args.renders)
         got = RE.load_rendered(folder) if folder.is_dir() else []
         if not got:
-            ap.error(f"no rendered throws in {folder}: run `make render N=400 SEED=11` first, "
+            ap.error(f"no rendered throws in {folder}: run `make render N=81 SEED=11` first, "
                      "or pass --renders none")
         extra = [T.cached(got, "renders", args.cache)]
         renders = {"folder": folder.name, "throws": len(got),
