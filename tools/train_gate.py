@@ -10,10 +10,10 @@ threshold is the strictest of these, applied to the gate fitted on both folders.
 the candidates are collected (cached with ``tools/train.py``'s cache).
 
 Rendered throws (``--renders``, default ``renders/``: ``make render N=81 SEED=11``, the shipped
-gate's 81) are added to
-the training data of every fit, never held out: two real folders alone teach the gate one table
-each, and the renders' tables, dice and light vary from throw to throw. The thresholds are still
-chosen on a real folder left out. ``--renders none`` fits on the real folders alone.
+gate's 81) are added to the training data of every fit, never held out: two real folders alone
+teach the gate one table each, and the renders' tables, dice and light vary from throw to throw.
+The thresholds are still chosen on a real folder left out. ``--renders none`` fits on the real
+folders alone.
 """
 
 from __future__ import annotations
