@@ -92,7 +92,9 @@ def collect(samples: list[D.Sample], desc: str) -> dict[str, np.ndarray]:
             x, y, w, h = f.box()
             boxes.append(D.Box(x / scale, y / scale, w / scale, h / scale))
         labelled = [d.box for d in s.dice]
-        pairs = dict(match(boxes, labelled, limit=TRAIN_MATCH_DISTANCE))
+        agree = np.array([[f.value == d.value for d in s.dice] for f in faces], bool)
+        agree = agree.reshape(len(faces), len(s.dice))
+        pairs = dict(match(boxes, labelled, limit=TRAIN_MATCH_DISTANCE, agree=agree))
         feats = feature_matrix([f.features for f in faces])
         for i, f in enumerate(faces):
             X.append(feats[i])
@@ -127,6 +129,7 @@ def cached(samples: list[D.Sample], desc: str, cache: Path | None) -> dict[str, 
         h.update(f.read_bytes())
     for s in samples:
         h.update(str(s.image).encode())
+        h.update(repr(s.dice).encode())  # a mended label is a new target
     path = cache / f"candidates-{h.hexdigest()[:16]}.npz"
     if path.exists():
         with np.load(path, allow_pickle=False) as z:

@@ -66,12 +66,21 @@ def _dist_matrix(a: list[Box], b: list[Box]) -> np.ndarray:
     return out
 
 
-def match(a: list[Box], b: list[Box], limit: float = MATCH_DISTANCE) -> list[tuple[int, int]]:
-    """One-to-one pairs (i, j) of boxes whose centres are within ``limit`` (closest overall)."""
+def match(
+    a: list[Box], b: list[Box], limit: float = MATCH_DISTANCE, agree: np.ndarray | None = None
+) -> list[tuple[int, int]]:
+    """One-to-one pairs (i, j) of boxes whose centres are within ``limit`` (closest overall).
+
+    ``agree`` (a rows, b columns): pairs that agree on the value are preferred to closer ones
+    that do not. A whole-die label box far from the camera's axis holds both the die's top face
+    and a side face, and the side face's centre can be the nearer to the box's centre: the read
+    that is right is then the die's, and the side face the phantom.
+    """
     if not a or not b:
         return []
     d = _dist_matrix(a, b)
-    cost = np.where(d <= limit, d, 1e6)
+    penalty = 0.0 if agree is None else np.where(agree, 0.0, limit)
+    cost = np.where(d <= limit, d + penalty, 1e6)
     rows, cols = linear_sum_assignment(cost)
     return [(int(i), int(j)) for i, j in zip(rows, cols, strict=True) if d[i, j] <= limit]
 
@@ -134,7 +143,8 @@ def score(sample: Sample, reading: Reading, training: bool = False) -> ImageScor
 def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore:
     labels = [d.box for d in sample.dice]
     preds = list(reading.dice)
-    pairs = match(labels, [_box(d) for d in preds])
+    agree = np.array([[d.value == lab.value for d in preds] for lab in sample.dice], bool)
+    pairs = match(labels, [_box(d) for d in preds], agree=agree.reshape(len(labels), len(preds)))
     matched_pred = {j for _, j in pairs}
     right = flagged = wrong = raw_right = 0
     outcomes = []

@@ -210,3 +210,37 @@ def test_real_header_sizes_match_decoded_sizes():
             img = cv2.imread(str(s.image), cv2.IMREAD_REDUCED_GRAYSCALE_8)
             w, h = D._jpeg_size(s.image)
             assert abs(img.shape[1] - -(-w // 8)) <= 1 and abs(img.shape[0] - -(-h // 8)) <= 1
+
+
+def test_label_fixes_set_a_value_add_a_die_and_refuse_a_lost_box(tmp_path):
+    import json
+
+    _write_jpg(tmp_path / "nell-byler/test/images/a.jpg", 640, 640)
+    (tmp_path / "nell-byler/test/labels_yolo").mkdir(parents=True)
+    (tmp_path / "nell-byler/test/labels_yolo/a.txt").write_text(
+        "0 0.5 0.5 0.1 0.1\n5 0.25 0.25 0.05 0.05\n"
+    )
+    samples = D.load("nell-byler", tmp_path)
+    fixes = tmp_path / "fixes.json"
+    fixes.write_text(json.dumps({"fixes": [
+        {"image": "nell-byler/test/a.jpg", "at": [160, 160], "was": 6, "value": 5, "why": "w"},
+        {"image": "nell-byler/test/a.jpg", "add": [10, 20, 30, 30], "value": 2, "why": "w"},
+        {"image": "nell-byler/test/other.jpg", "add": [0, 0, 9, 9], "value": 3, "why": "w"},
+    ]}))
+    [s] = D.apply_fixes(samples, fixes)
+    assert s.values == [1, 2, 5] and s.dice[2].box.as_tuple() == (10, 20, 30, 30)
+    assert "label mended" in s.notes
+    fixes.write_text(json.dumps({"fixes": [
+        {"image": "nell-byler/test/a.jpg", "at": [600, 600], "was": 6, "value": 5, "why": "w"}
+    ]}))
+    with pytest.raises(ValueError, match="no one die 6"):
+        D.apply_fixes(samples, fixes)
+
+
+def test_shipped_label_fixes_touch_only_licensed_folders():
+    import json
+
+    for fix in json.loads(D.LABEL_FIXES.read_text())["fixes"]:
+        folder = fix["image"].split("/")[0]
+        assert folder in D.LICENSED, fix["image"]
+        assert 1 <= fix["value"] <= 6 and fix["why"]

@@ -48,6 +48,23 @@ def test_match_is_one_to_one_and_within_half_a_die():
     assert match([Box(0, 0, 20, 20)], [Box(11, 0, 20, 20)]) == []  # 11 px > half of 20
 
 
+def test_match_prefers_the_read_that_agrees_with_the_label():
+    # A whole-die box holds the top face (right, a little off centre) and a side face (nearer).
+    label = [Box(0, 0, 40, 40)]
+    top, side = Box(6, 2, 24, 24), Box(9, 18, 20, 12)
+    assert match(label, [top, side]) == [(0, 1)]
+    agree = np.array([[True, False]])
+    assert match(label, [top, side], agree=agree) == [(0, 0)]
+    # agreement never stretches the distance limit
+    assert match(label, [Box(100, 0, 40, 40)], agree=np.array([[True]])) == []
+
+
+def test_a_side_face_beside_the_right_read_is_the_phantom():
+    s = boxed((5, 0, 0))
+    sc = score(s, reading(die(5, 4, 0), die(3, 1, 1, size=18)))
+    assert (sc.right, sc.wrong, sc.phantom) == (1, 0, 1)
+
+
 def test_all_right():
     s = boxed((5, 0, 0), (2, 100, 0))
     sc = score(s, reading(die(2, 101, 1), die(5, 1, 0)))
