@@ -43,6 +43,31 @@ GATE_FEATURES = (
 )
 
 
+#: Dice of one throw are of one size, give or take perspective and a mixed set: a face more than
+#: this many times larger or smaller than the throw's trusted dice is not accepted, whatever the
+#: gate says. It is a row of dark dice taken for the pips of one huge face, or a whole die taken
+#: for the pip of a "1". Chosen before measuring: 50 degrees oblique and dice of 12-19 mm stay
+#: within it.
+SIZE_FACTOR = 2.0
+#: The throw's die size: the median over the faces of two pips or more that the gate is at least
+#: this sure of (a one-pip face's size is inferred, not measured). With none, no face is refused
+#: for its size.
+SIZE_REFERENCE_P = 0.9
+
+
+def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """True for each face of one photo whose size is off the throw's by more than SIZE_FACTOR.
+
+    ``log_size``: log half-sides, up to a constant (``features["size_vs_others"]``); ``values``:
+    the faces' read values (0 for none); ``p``: the gate's probabilities.
+    """
+    log_size, values, p = np.asarray(log_size), np.asarray(values), np.asarray(p)
+    ref = (p >= SIZE_REFERENCE_P) & (values >= 2)
+    if not ref.any():
+        return np.zeros(len(p), bool)
+    return np.abs(log_size - np.median(log_size[ref])) > np.log(SIZE_FACTOR)
+
+
 @dataclass(frozen=True)
 class Gate:
     mean: np.ndarray

@@ -20,7 +20,7 @@ import numpy as np
 
 from vision import geometry
 from vision.faces import FaceCandidate, describe, group_pips, lattice, suppress_overlaps
-from vision.gate import Gate, default_gate
+from vision.gate import Gate, default_gate, size_outliers
 from vision.model import DiceModel, default_model
 from vision.pips import MAX_PIPS, find_pips
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
@@ -126,9 +126,15 @@ def read(
     gate = gate if gate is not None else default_gate()
     if gate is not None and accept is None:
         # A value is accepted when either the trees (sure on tables like the training ones) or
-        # the table-independent gate (vision.gate, chosen leaving a folder out) trust it.
+        # the table-independent gate (vision.gate, chosen leaving a folder out) trust it, and
+        # the face is of the size of the throw's other trusted dice.
         p_gate = gate.p([f.features for f in faces])
-        ok = (p_gate > gate.accept) | (p_val >= thr_accept)
+        outlier = size_outliers(
+            [f.features.get("size_vs_others", 0.0) for f in faces],
+            [f.value or 0 for f in faces],
+            p_gate,
+        )
+        ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~outlier
         p_val = np.where(
             ok,
             np.maximum(np.maximum(p_gate, p_val), thr_accept),

@@ -44,3 +44,60 @@ def test_halving_the_budget_never_lowers_the_threshold():
     right = rng.random(500) < p
     assert train_gate.safe_threshold(p, right, 500, 0.001) >= train_gate.safe_threshold(
         p, right, 500, 0.002)
+
+
+def test_a_face_far_off_the_throws_size_is_refused():
+    from vision.gate import SIZE_FACTOR, size_outliers
+
+    log_size = np.log([10.0, 11.0, 9.5, 10.0 * SIZE_FACTOR * 1.2, 10.0 / SIZE_FACTOR / 1.2, 18.0])
+    values = np.array([5, 2, 6, 2, 3, 4])
+    p = np.array([0.99, 0.95, 0.97, 0.99, 0.99, 0.2])
+    # the two trusted giants/dwarfs are refused; an 18 px face within the factor is not
+    assert size_outliers(log_size, values, p).tolist() == [False, False, False, True, True, False]
+
+
+def test_size_is_only_judged_against_trusted_multi_pip_faces():
+    from vision.gate import size_outliers
+
+    # one-pip faces and unsure faces set no size: nothing is refused
+    assert not size_outliers(np.log([10.0, 50.0]), np.array([1, 1]), np.array([0.99, 0.99])).any()
+    assert not size_outliers(np.log([10.0, 50.0]), np.array([4, 4]), np.array([0.5, 0.6])).any()
+    # a lone trusted face is its own reference
+    assert not size_outliers(np.log([40.0]), np.array([6]), np.array([0.99])).any()
+
+
+def test_the_threshold_is_chosen_on_what_read_accepts():
+    # gated() zeroes a face refused for its size, so a wrong giant cannot set the threshold
+    from vision.faces import FEATURE_NAMES
+
+    n = len(FEATURE_NAMES)
+    X = np.zeros((3, n))
+    X[:, train_gate.SIZE_COL] = np.log([10.0, 10.5, 40.0])
+    d = {"X": X, "group": np.array([0, 0, 0]), "value": np.array([5, 6, 2]),
+         "right": np.array([True, True, False])}
+
+    class Sure:
+        def p(self, feats):
+            return np.full(len(feats), 0.99)
+
+    p, right = train_gate.gated(Sure(), d)
+    assert p.tolist() == [0.99, 0.99, 0.0] and right.tolist() == [True, True, False]
+
+
+def test_a_values_only_folder_counts_reads_beyond_the_label_as_wrong():
+    from vision.faces import FEATURE_NAMES
+
+    # photo 0 holds [2, 5]; photo 1 holds [6]. Reads, surest first: 5, 5 (one too many), 6, 3.
+    X = np.zeros((4, len(FEATURE_NAMES)))
+    d = {"X": X, "group": np.array([0, 0, 1, 1]), "value": np.array([5, 5, 6, 3])}
+    ps = np.array([0.99, 0.98, 0.97, 0.96])
+
+    class Fixed:
+        def p(self, feats):
+            return ps.copy()
+
+    p, right = train_gate.gated_values(Fixed(), d, [[2, 5], [6]])
+    assert p.tolist() == [0.99, 0.98, 0.97, 0.96]
+    assert right.tolist() == [True, False, True, False]
+    # with no wrong value allowed, only the first read may be accepted
+    assert train_gate.safe_threshold(p, right, 3, 0.0) == 0.98
