@@ -220,17 +220,25 @@ def choose_accept(p_die, p_val, d: dict, budget: float) -> float:
     return 0.999
 
 
+def beyond_label(order: np.ndarray, d: dict, labels: list[list[int]]) -> np.ndarray:
+    """For the faces ``order`` (indices, surest first) of a folder of values only (``labels``:
+    each photo's faces): is each one more of its value than its photo holds, i.e. wrong?"""
+    left = [Counter(v) for v in labels]
+    wrong = np.zeros(len(order), bool)
+    for k, i in enumerate(order):
+        photo, value = left[d["group"][i]], int(d["value"][i])
+        wrong[k] = photo[value] <= 0
+        photo[value] -= 1
+    return wrong
+
+
 def choose_accept_values(p_die, p_val, d: dict, labels: list[list[int]], budget: float) -> float:
-    """:func:`choose_accept` on a folder of values only (``labels``: each photo's faces): an
-    accepted value beyond its photo's label is wrong, counted the surest first."""
+    """:func:`choose_accept` on a folder of values only: an accepted value beyond its photo's
+    label is wrong, counted the surest first."""
     reported = np.flatnonzero((p_die >= DIE_THRESHOLD) & (d["value"] > 0))
     reported = reported[np.argsort(-p_val[reported], kind="stable")]
-    left = [Counter(v) for v in labels]
     wrong = np.zeros(len(p_val), bool)
-    for i in reported:
-        photo, value = left[d["group"][i]], int(d["value"][i])
-        wrong[i] = photo[value] <= 0
-        photo[value] -= 1
+    wrong[reported] = beyond_label(reported, d, labels)
     n = max(int(d["n_dice"]), 1)
     for t in np.round(np.arange(0.50, 0.99995, 0.0005), 5):
         if (wrong & (p_val >= t)).sum() <= budget * n:

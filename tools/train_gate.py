@@ -30,7 +30,6 @@ import argparse
 import datetime
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -99,13 +98,7 @@ def gated_values(g: Gate, d: dict, labels: list[list[int]]) -> tuple[np.ndarray,
     p = _p_read(g, d)
     v = np.flatnonzero(d["value"] > 0)
     v = v[np.argsort(-p[v], kind="stable")]
-    left = [Counter(values) for values in labels]
-    right = np.zeros(len(v), bool)
-    for k, i in enumerate(v):
-        photo, value = left[d["group"][i]], int(d["value"][i])
-        right[k] = photo[value] > 0
-        photo[value] -= 1
-    return p[v], right
+    return p[v], ~T.beyond_label(v, d, labels)
 
 
 def safe_threshold(p: np.ndarray, right: np.ndarray, n_dice: int, budget: float = BUDGET) -> float:
