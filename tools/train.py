@@ -209,15 +209,20 @@ def out_of_fold(d: dict, folds: int) -> tuple[np.ndarray, np.ndarray]:
     return raw_die, raw_val
 
 
-def choose_accept(p_die, p_val, d: dict, budget: float) -> float:
-    """Lowest threshold keeping accepted wrong values within ``budget`` of the labelled dice."""
-    reported = (p_die >= DIE_THRESHOLD) & (d["value"] > 0)
-    wrong = reported & ~d["right"]
+def _lowest_accept(wrong: np.ndarray, p_val: np.ndarray, d: dict, budget: float) -> float:
+    """Lowest threshold (on a 0.0005 grid) keeping the ``wrong`` faces accepted at it within
+    ``budget`` of the labelled dice."""
     n = max(int(d["n_dice"]), 1)
     for t in np.round(np.arange(0.50, 0.99995, 0.0005), 5):
         if (wrong & (p_val >= t)).sum() <= budget * n:
             return float(t)
     return 0.999
+
+
+def choose_accept(p_die, p_val, d: dict, budget: float) -> float:
+    """Lowest threshold keeping accepted wrong values within ``budget`` of the labelled dice."""
+    reported = (p_die >= DIE_THRESHOLD) & (d["value"] > 0)
+    return _lowest_accept(reported & ~d["right"], p_val, d, budget)
 
 
 def beyond_label(order: np.ndarray, d: dict, labels: list[list[int]]) -> np.ndarray:
@@ -239,11 +244,7 @@ def choose_accept_values(p_die, p_val, d: dict, labels: list[list[int]], budget:
     reported = reported[np.argsort(-p_val[reported], kind="stable")]
     wrong = np.zeros(len(p_val), bool)
     wrong[reported] = beyond_label(reported, d, labels)
-    n = max(int(d["n_dice"]), 1)
-    for t in np.round(np.arange(0.50, 0.99995, 0.0005), 5):
-        if (wrong & (p_val >= t)).sum() <= budget * n:
-            return float(t)
-    return 0.999
+    return _lowest_accept(wrong, p_val, d, budget)
 
 
 def figures(p_die, p_val, d: dict, accept: float, mask: np.ndarray | None = None,
@@ -264,6 +265,15 @@ def figures(p_die, p_val, d: dict, accept: float, mask: np.ndarray | None = None
         "silent_error_rate": round(wrong / n, 4),
         "flagged": int((reported & ~accepted).sum()),
     }
+
+
+def licensed_samples(name: str, fixtures: set[str], root: Path | None = None) -> list[D.Sample]:
+    """A licensed folder's samples, minus the photos copied into ``sample_images/``."""
+    folder = D.FOLDERS[name]
+    assert folder.redistributable, name  # never train on an unlicensed folder
+    root = root or D.data_root()
+    return [s for s in folder.load(root)
+            if f"{name}/{s.image.relative_to(root / name).as_posix()}" not in fixtures]
 
 
 def sample_sources(folder: Path = REPO / "sample_images") -> set[str]:
@@ -292,14 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
 
-    root = D.data_root()
     fixtures = sample_sources()
     train, test = [], []
     for name in TRAIN_FOLDERS:
-        folder = D.FOLDERS[name]
-        assert folder.redistributable, name  # never train on an unlicensed folder
-        got = [s for s in folder.load()
-               if f"{name}/{s.image.relative_to(root / name).as_posix()}" not in fixtures]
+        got = licensed_samples(name, fixtures)
         got = got[: args.limit] if args.limit else got
         (test if name == args.holdout else train).extend(got)
     d = cached(train, "training photos", args.cache)
@@ -319,8 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     value_folders = {}
     for name in VALUE_FOLDERS:
         if D.FOLDERS[name].present() and not args.limit:
-            got = [s for s in D.FOLDERS[name].load() if s.complete
-                   and f"{name}/{s.image.relative_to(root / name).as_posix()}" not in fixtures]
+            got = [s for s in licensed_samples(name, fixtures) if s.complete]
             dv = cached(got, name, args.cache)
             t = choose_accept_values(prob(heads["die"], dv["X"]), prob(heads["value"], dv["X"]),
                                      dv, [s.values for s in got], SILENT_ERROR_BUDGET)

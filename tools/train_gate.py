@@ -49,13 +49,10 @@ from vision.gate import GATE_FEATURES, Gate, size_outliers  # noqa: E402
 #: Accepted wrong values per labelled die allowed on a folder never seen in fitting: half the
 #: issue's 0.2%, a margin for tables unlike the licensed folders. (It was halved after
 #: kamilpiechowiak had 0.57% at 0.2%; kamilpiechowiak now sets the threshold itself, see
-#: VALUE_FOLDERS, and with its 459 dice any budget under 0.2% allows it no wrong value at all.)
+#: train.VALUE_FOLDERS, and with its 459 dice any budget under 0.2% allows it no wrong value.)
 BUDGET = 0.001
 COLS = [FEATURE_NAMES.index(n) for n in GATE_FEATURES]
 SIZE_COL = FEATURE_NAMES.index("size_vs_others")
-#: Licensed folders with values but no boxes: they cannot train the gate, but a threshold can be
-#: checked on them (every accepted value beyond the photo's label is wrong).
-VALUE_FOLDERS = T.VALUE_FOLDERS
 
 
 def xy(d: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -143,22 +140,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="accepted wrong values per labelled die allowed on a folder left out")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    root, fixtures = D.data_root(), T.sample_sources()
-    def licensed(name: str) -> list[D.Sample]:
-        folder = D.FOLDERS[name]
-        assert folder.redistributable, name  # never fit on an unlicensed folder
-        return [
-            s
-            for s in folder.load()
-            if f"{name}/{s.image.relative_to(root / name).as_posix()}" not in fixtures
-        ]
-
-    data = {name: T.cached(licensed(name), name, args.cache) for name in T.TRAIN_FOLDERS}
+    fixtures = T.sample_sources()
+    data = {
+        name: T.cached(T.licensed_samples(name, fixtures), name, args.cache)
+        for name in T.TRAIN_FOLDERS
+    }
     # Folders of values only: never fitted on (no per-face targets), always held out.
     values = {}
-    for name in VALUE_FOLDERS:
+    for name in T.VALUE_FOLDERS:
         if D.FOLDERS[name].present():
-            got = [s for s in licensed(name) if s.complete]
+            got = [s for s in T.licensed_samples(name, fixtures) if s.complete]
             values[name] = (T.cached(got, name, args.cache), [s.values for s in got])
     extra, renders = [], None
     if args.renders != "none":
@@ -170,21 +161,18 @@ def main(argv: list[str] | None = None) -> int:
         extra = [T.cached(got, "renders", args.cache)]
         renders = {"folder": folder.name, "throws": len(got),
                    "seeds": sorted({_seed(s.image) for s in got})}
-    thresholds, held = {}, {}
+    # Each folder held out: (p, right, labelled dice) of its read faces under a gate not fitted
+    # on it, for its threshold and then its figures at the shipped one.
+    scored = {}
     for name in data:
         g = fit([d for k, d in data.items() if k != name] + extra)
-        p, y = gated(g, data[name])
-        thresholds[name] = safe_threshold(p, y, int(data[name]["n_dice"]), args.budget)
+        scored[name] = (*gated(g, data[name]), int(data[name]["n_dice"]))
     g = fit(list(data.values()) + extra)
     for name, (d, labels) in values.items():
-        p, y = gated_values(g, d, labels)
-        thresholds[name] = safe_threshold(p, y, int(d["n_dice"]), args.budget)
+        scored[name] = (*gated_values(g, d, labels), int(d["n_dice"]))
+    thresholds = {name: safe_threshold(p, y, n, args.budget) for name, (p, y, n) in scored.items()}
     accept = max(thresholds.values())
-    for name in data:
-        held[name] = figures(*gated(fit([d for k, d in data.items() if k != name] + extra),
-                                    data[name]), int(data[name]["n_dice"]), accept)
-    for name, (d, labels) in values.items():
-        held[name] = figures(*gated_values(g, d, labels), int(d["n_dice"]), accept)
+    held = {name: figures(p, y, n, accept) for name, (p, y, n) in scored.items()}
     g = Gate(g.mean, g.scale, g.coef, g.intercept, accept)
     meta = {
         "trained": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
