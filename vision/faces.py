@@ -396,6 +396,8 @@ FEATURE_NAMES = (
     "pips_around",
     "pip_inner_std",
     "size_vs_others",
+    "edge_alignment",
+    "out_of_view",
 )
 
 
@@ -432,6 +434,50 @@ def face_patch(
     return np.clip(out, -1.5, 1.5)
 
 
+#: The die's own outline: the face and its surroundings out to EDGE_EXTENT half-sides, warped to
+#: EDGE_PATCH x EDGE_PATCH by the fitted frame; the gradients between EDGE_RING half-sides (the
+#: die's edges, allowing for rounded corners, side faces and a fit a little off) are compared
+#: with the frame's axes.
+EDGE_PATCH = 24
+EDGE_EXTENT = 1.5
+EDGE_RING = (0.8, 1.35)
+_EDGE_C = (EDGE_PATCH - 1) / 2
+_EDGE_R = np.abs(np.arange(EDGE_PATCH) - _EDGE_C) * (EDGE_EXTENT / _EDGE_C)
+_EDGE_MASK = (lambda r: (r >= EDGE_RING[0]) & (r <= EDGE_RING[1]))(
+    np.maximum(_EDGE_R[:, None], _EDGE_R[None, :])
+)
+
+
+def edge_alignment(gray: np.ndarray, frame: np.ndarray, centre, value: int | None) -> float:
+    """How well the edges around a face run along its fitted frame's axes, from -1 to 1.
+
+    The gradient-weighted mean of cos(4 theta), theta the gradient's angle in face coordinates
+    (the sign of an edge and the frame's handedness do not matter): near 1 when the die's outline
+    is square to the frame, near -1 when it runs diagonally (three pips of a six's column read as
+    the diagonal of a 3), near 0 when there is no outline (specks, a pattern, dots far apart
+    taken for one huge face). A one-pip face's frame has no angle: 0, no evidence either way.
+    """
+    if value is None or value < 2:
+        return 0.0
+    A = np.asarray(frame, np.float64) * (EDGE_EXTENT / _EDGE_C)
+    t = np.asarray(centre, np.float64) - A @ np.array([_EDGE_C, _EDGE_C])
+    patch = cv2.warpAffine(
+        gray,
+        np.hstack([A, t[:, None]]),
+        (EDGE_PATCH, EDGE_PATCH),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float32)
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)[_EDGE_MASK]
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)[_EDGE_MASK]
+    m2 = gx * gx + gy * gy
+    total = float(np.sqrt(m2).sum()) + 1e-6
+    # m cos(4 theta) and m sin(4 theta) from the gradient components, without any arctan
+    c2, s2 = (gx * gx - gy * gy), 2 * gx * gy  # m^2 cos 2theta, m^2 sin 2theta
+    inv = 1.0 / (np.sqrt(m2) ** 3 + 1e-6)
+    return float(((c2 * c2 - s2 * s2) * inv).sum()) / total
+
+
 _ANG8 = np.linspace(0, 2 * np.pi, 8, endpoint=False)
 _DISC = np.concatenate([[[0.0, 0.0]], np.stack([np.cos(_ANG8), np.sin(_ANG8)], 1)])  # (9, 2)
 _ANG16 = np.linspace(0, 2 * np.pi, 16, endpoint=False)
@@ -451,6 +497,7 @@ _EDGE = np.concatenate(
     ]
 )  # (36, 2) points on the face's outline
 _GREY = np.array([0.114, 0.587, 0.299])
+_CORNERS = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64)
 
 
 #: A lone pip is a dot of a regular pattern (a polka-dot cloth, a mesh) when at least this many
@@ -612,4 +659,10 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     f["face_uniformity"] = float(np.sort(dist[:ne])[ne // 2]) / c_div
     f["border_contrast"] = float(np.sort(dist[ne:])[ne // 2]) / c_div
     f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
+    f["edge_alignment"] = edge_alignment(gray, frame, centre, value)
+    # How far the face's outline reaches beyond the photo, in half-sides: a die cut by the edge
+    # of the picture may hide pips (a six cut to a four), so its value cannot be confirmed.
+    corners = _CORNERS @ frame.T + centre
+    beyond = np.maximum(-corners, corners - np.array([w - 1, h - 1])).max()
+    f["out_of_view"] = max(float(beyond), 0.0) / hs
     return f

@@ -40,6 +40,7 @@ GATE_FEATURES = (
     "axis_ratio_mean",
     "aspect",
     "pip_inner_std",
+    "edge_alignment",
 )
 
 
@@ -66,6 +67,12 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
     if not ref.any():
         return np.zeros(len(p), bool)
     return np.abs(log_size - np.median(log_size[ref])) > np.log(SIZE_FACTOR)
+
+
+def cut_off(out_of_view) -> np.ndarray:
+    """True for each face whose outline reaches beyond the photo (``features["out_of_view"]``):
+    a die cut by the picture's edge may hide pips, so neither model may accept its value."""
+    return np.asarray(out_of_view, np.float64) > 0.0
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import numpy as np
 
 from vision import geometry
 from vision.faces import FaceCandidate, describe, group_pips, lattice, suppress_overlaps
-from vision.gate import Gate, default_gate, size_outliers
+from vision.gate import Gate, cut_off, default_gate, size_outliers
 from vision.model import DiceModel, default_model
 from vision.pips import MAX_PIPS, find_pips
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
@@ -133,7 +133,7 @@ def read(
             [f.features.get("size_vs_others", 0.0) for f in faces],
             [f.value or 0 for f in faces],
             p_gate,
-        )
+        ) | cut_off([f.features.get("out_of_view", 0.0) for f in faces])
         ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~outlier
         p_val = np.where(
             ok,

@@ -101,3 +101,19 @@ def test_a_values_only_folder_counts_reads_beyond_the_label_as_wrong():
     assert right.tolist() == [True, False, True, False]
     # with no wrong value allowed, only the first read may be accepted
     assert train_gate.safe_threshold(p, right, 3, 0.0) == 0.98
+
+
+def test_a_face_cut_by_the_picture_edge_cannot_set_the_threshold():
+    from vision.faces import FEATURE_NAMES
+
+    X = np.zeros((2, len(FEATURE_NAMES)))
+    X[1, train_gate.OUT_COL] = 0.2
+    d = {"X": X, "group": np.array([0, 0]), "value": np.array([5, 4]),
+         "right": np.array([True, False])}
+
+    class Sure:
+        def p(self, feats):
+            return np.full(len(feats), 0.99)
+
+    p, right = train_gate.gated(Sure(), d)
+    assert p.tolist() == [0.99, 0.0]
