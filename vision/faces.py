@@ -439,8 +439,8 @@ def face_patch(
 #: die's edges, allowing for rounded corners, side faces and a fit a little off) are compared
 #: with the frame's axes.
 EDGE_PATCH = 24
-EDGE_EXTENT = 1.5
-EDGE_RING = (0.8, 1.35)
+EDGE_EXTENT = 1.75
+EDGE_RING = (0.8, 1.6)
 _EDGE_C = (EDGE_PATCH - 1) / 2
 _EDGE_R = np.abs(np.arange(EDGE_PATCH) - _EDGE_C) * (EDGE_EXTENT / _EDGE_C)
 _EDGE_MASK = (lambda r: (r >= EDGE_RING[0]) & (r <= EDGE_RING[1]))(
