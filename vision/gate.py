@@ -1,7 +1,7 @@
 """The acceptance gate: may a read value be trusted without asking the player?
 
-A logistic model over seven measurements of the layout fit that do not depend on the table, the
-light or the dice's colours (all ratios to the face's own pips):
+A logistic model over eight measurements of the layout fit that do not depend on the table, the
+light or the dice's colours (ratios to the face's own pips, or angles):
 
 - ``empty_cells_worst``: the darkest grid cell where the layout has no pip (a missed pip);
 - ``face_uniformity``: how even the face is just inside its outline (a fit inside a bigger face);
@@ -9,11 +9,14 @@ light or the dice's colours (all ratios to the face's own pips):
 - ``residual``: how far the pips are from the canonical layout, in half-sides;
 - ``axis_ratio_mean``: pip roundness (dots of digits, glare and texture are not round);
 - ``aspect``: the fitted face's squareness (minor over major side; a wrong fit is skewed);
-- ``pip_inner_std``: how even the pips are inside (glare, texture and digits are not).
+- ``pip_inner_std``: how even the pips are inside (glare, texture and digits are not);
+- ``edge_alignment``: whether the edges around the face run along the fitted frame, as a die's
+  outline does (:func:`vision.faces.edge_alignment`).
 
 Its weights and acceptance threshold live in ``models/gate.json`` (``tools/train_gate.py``): the
 threshold is the one chosen by leaving a whole licensed folder out, so that no held-out folder
-had more than 0.2% of its dice accepted with a wrong value. The trees of :mod:`vision.model`
+had more than 0.1% of its dice accepted with a wrong value (and kamilpiechowiak, values only,
+none). The trees of :mod:`vision.model`
 were better on the tables they were trained on but accepted nothing on a table they had not seen;
 this gate is what carries over.
 """
