@@ -71,13 +71,15 @@ def fit(parts: list[dict]) -> Gate:
 
 def _p_read(g: Gate, d: dict) -> np.ndarray:
     """p(right) of every face of ``d`` as ``vision.read`` uses it: 0 for a face refused for its
-    size (:func:`vision.gate.size_outliers`, photo by photo)."""
+    size (:func:`vision.gate.size_outliers`, photo by photo, judged on the gate's own p as read()
+    does) or cut by the photo's edge (:func:`vision.gate.cut_off`)."""
     p = g.p([dict(zip(GATE_FEATURES, r, strict=True)) for r in d["X"][:, COLS]])
-    p[cut_off(d["X"][:, OUT_COL])] = 0.0
+    refused = cut_off(d["X"][:, OUT_COL])
     log_size, groups = d["X"][:, SIZE_COL], d["group"]
     for k in np.unique(groups):
         m = groups == k
-        p[np.flatnonzero(m)[size_outliers(log_size[m], d["value"][m], p[m])]] = 0.0
+        refused[np.flatnonzero(m)[size_outliers(log_size[m], d["value"][m], p[m])]] = True
+    p[refused] = 0.0
     return p
 
 
