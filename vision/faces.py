@@ -71,6 +71,10 @@ _LAYOUTS: dict[int, tuple[int, ...]] = {
 }
 
 
+#: The face's corners in face coordinates.
+SQUARE = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float32)
+
+
 @dataclass(frozen=True)
 class FaceCandidate:
     """A group of pips read as one die's top face."""
@@ -85,8 +89,7 @@ class FaceCandidate:
     n_read: int | None = None  # the pip count whose layout was fitted
 
     def corners(self) -> np.ndarray:
-        sq = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float32)
-        return sq @ self.frame.T + np.asarray(self.center, np.float32)
+        return SQUARE @ self.frame.T + np.asarray(self.center, np.float32)
 
     def box(self) -> tuple[int, int, int, int]:
         c = self.corners()
@@ -441,11 +444,10 @@ def face_patch(
 EDGE_PATCH = 24
 EDGE_EXTENT = 1.75
 EDGE_RING = (0.8, 1.6)
-_EDGE_C = (EDGE_PATCH - 1) / 2
-_EDGE_R = np.abs(np.arange(EDGE_PATCH) - _EDGE_C) * (EDGE_EXTENT / _EDGE_C)
-_EDGE_MASK = (lambda r: (r >= EDGE_RING[0]) & (r <= EDGE_RING[1]))(
-    np.maximum(_EDGE_R[:, None], _EDGE_R[None, :])
-)
+_RING_C = (EDGE_PATCH - 1) / 2  # the patch's centre pixel
+_ring_r = np.abs(np.arange(EDGE_PATCH) - _RING_C) * (EDGE_EXTENT / _RING_C)  # in half-sides
+_ring_r = np.maximum(_ring_r[:, None], _ring_r[None, :])  # square rings
+_RING_MASK = (_ring_r >= EDGE_RING[0]) & (_ring_r <= EDGE_RING[1])
 
 
 def edge_alignment(gray: np.ndarray, frame: np.ndarray, centre, value: int | None) -> float:
@@ -459,8 +461,8 @@ def edge_alignment(gray: np.ndarray, frame: np.ndarray, centre, value: int | Non
     """
     if value is None or value < 2:
         return 0.0
-    A = np.asarray(frame, np.float64) * (EDGE_EXTENT / _EDGE_C)
-    t = np.asarray(centre, np.float64) - A @ np.array([_EDGE_C, _EDGE_C])
+    A = np.asarray(frame, np.float64) * (EDGE_EXTENT / _RING_C)
+    t = np.asarray(centre, np.float64) - A @ np.array([_RING_C, _RING_C])
     patch = cv2.warpAffine(
         gray,
         np.hstack([A, t[:, None]]),
@@ -468,14 +470,12 @@ def edge_alignment(gray: np.ndarray, frame: np.ndarray, centre, value: int | Non
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     ).astype(np.float32)
-    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)[_EDGE_MASK]
-    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)[_EDGE_MASK]
-    m2 = gx * gx + gy * gy
-    total = float(np.sqrt(m2).sum()) + 1e-6
-    # m cos(4 theta) and m sin(4 theta) from the gradient components, without any arctan
-    c2, s2 = (gx * gx - gy * gy), 2 * gx * gy  # m^2 cos 2theta, m^2 sin 2theta
-    inv = 1.0 / (np.sqrt(m2) ** 3 + 1e-6)
-    return float(((c2 * c2 - s2 * s2) * inv).sum()) / total
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)[_RING_MASK]
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)[_RING_MASK]
+    m = np.sqrt(gx * gx + gy * gy)
+    # m cos(4 theta) = (m^2 cos 2theta)^2 - (m^2 sin 2theta)^2, over m^3: no arctan needed
+    c2, s2 = (gx * gx - gy * gy), 2 * gx * gy
+    return float(((c2 * c2 - s2 * s2) / (m**3 + 1e-6)).sum()) / (float(m.sum()) + 1e-6)
 
 
 _ANG8 = np.linspace(0, 2 * np.pi, 8, endpoint=False)
@@ -497,7 +497,6 @@ _EDGE = np.concatenate(
     ]
 )  # (36, 2) points on the face's outline
 _GREY = np.array([0.114, 0.587, 0.299])
-_CORNERS = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64)
 
 
 #: A lone pip is a dot of a regular pattern (a polka-dot cloth, a mesh) when at least this many
@@ -662,7 +661,7 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     f["edge_alignment"] = edge_alignment(gray, frame, centre, value)
     # How far the face's outline reaches beyond the photo, in half-sides: a die cut by the edge
     # of the picture may hide pips (a six cut to a four), so its value cannot be confirmed.
-    corners = _CORNERS @ frame.T + centre
+    corners = SQUARE @ frame.T + centre
     beyond = np.maximum(-corners, corners - np.array([w - 1, h - 1])).max()
     f["out_of_view"] = max(float(beyond), 0.0) / hs
     return f

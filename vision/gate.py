@@ -16,9 +16,8 @@ light or the dice's colours (ratios to the face's own pips, or angles):
 Its weights and acceptance threshold live in ``models/gate.json`` (``tools/train_gate.py``): the
 threshold is the one chosen by leaving a whole licensed folder out, so that no held-out folder
 had more than 0.1% of its dice accepted with a wrong value (and kamilpiechowiak, values only,
-none). The trees of :mod:`vision.model`
-were better on the tables they were trained on but accepted nothing on a table they had not seen;
-this gate is what carries over.
+none). The trees of :mod:`vision.model` were better on the tables they were trained on but
+accepted nothing on a table they had not seen; this gate is what carries over.
 """
 
 from __future__ import annotations
