@@ -155,8 +155,8 @@ COLUMNS = "all"
 #: Features the trees never split on. ``edge_alignment`` is for the acceptance gate only
 #: (vision.gate): with it the trees were worse out of fold (matteop65 55.8% accepted right against
 #: 71.6%, nell-byler 27.4% against 40.4%, at a threshold kamilpiechowiak raised to 0.9985).
-#: ``out_of_view`` is a rule, not evidence (vision.gate.cut_off).
-NOT_FOR_TREES = ("edge_alignment", "out_of_view")
+#: ``out_of_view`` and ``face_beyond`` are rules, not evidence (vision.gate.cut_off, side_faces).
+NOT_FOR_TREES = ("edge_alignment", "out_of_view", "face_beyond")
 
 
 def allowed_columns(kind: str) -> np.ndarray:

@@ -58,6 +58,19 @@ OVERLAP = 1.4
 LONE_PIP_REACH = 8.0
 #: Half-side of a face read from a single pip, in pip radii, when no other die gives the ratio.
 ONE_PIP_HALF_SIDE = 3.2
+#: A face whose pips are squeezed to at most this axis ratio (mean pip ellipse) is seen at a slant
+#: and may be a die's side face: from 20 to 50 degrees off top-down (where side faces are big
+#: enough to read) a side face is squeezed to sin(20..50 deg) = 0.34-0.77; the margin is for pip
+#: outlines a few pixels across. A die seen from straight above shows no side face.
+SIDE_VIEW_MAX_ASPECT = 0.85
+#: The top face of the die whose side face that is lies beyond it, toward the far side of the
+#: table: along the squeeze axis (taken to point up the photo), its centre (cos t + sin t) /
+#: sqrt(sin t) = 1.6-2.2 of the side face's half-sides away for t = 20-50 degrees. This range,
+#: with a margin...
+SIDE_FACE_REACH = (1.2, 2.4)
+#: ... and at most this far across the axis, per unit along it (30 degrees: the die turned a
+#: little from facing the camera).
+SIDE_FACE_ACROSS = 0.6
 
 GRID = np.array([(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)], np.float32) * PIP_OFFSET
 # Index of grid cells: 0 1 2 / 3 4 5 / 6 7 8 ; 4 is the centre.
@@ -338,20 +351,69 @@ def read_face(
 
 
 def describe(
-    image: np.ndarray, gray: np.ndarray, pips: Pips, faces: list[FaceCandidate]
+    image: np.ndarray,
+    gray: np.ndarray,
+    pips: Pips,
+    faces: list[FaceCandidate],
+    rivals: list[FaceCandidate] = (),
 ) -> list[FaceCandidate]:
-    """The faces with their features filled in (for the confidence model and the flags)."""
+    """The faces with their features filled in (for the confidence model and the flags).
+
+    ``rivals``: the readable faces found before overlapping ones were suppressed, for
+    :func:`face_beyond`."""
     out = []
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
     # small dice taken for pips, or a pattern.
     sizes = np.array([f.half_side for f in faces if f.n_read and 2 <= f.n_read <= 6])
     typical = float(np.median(sizes)) if len(sizes) else None
+    centres = np.array([r.center for r in rivals], np.float64).reshape(-1, 2)
     for f in faces:
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
         feats = _features(image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual)
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
+        feats["face_beyond"] = face_beyond(f, feats["pip_shape"], rivals, centres)
         out.append(replace(f, features=feats))
     return out
+
+
+def face_beyond(
+    face: FaceCandidate,
+    shape: tuple[float, float, float],
+    rivals: list[FaceCandidate],
+    centres: np.ndarray | None = None,
+) -> float:
+    """1.0 when ``face`` looks like a die's side face, its top face read beside it, else 0.0.
+
+    A photo taken at a slant shows the side faces of the dice that face the camera, squeezed
+    along the direction the camera looks, and the side face can hold more pips than the top
+    face (so it wins the overlap). The sign: its pips are squeezed (``shape``, the mean pip
+    ellipse, below SIDE_VIEW_MAX_ASPECT) and another readable face of other pips lies beyond it
+    along the squeeze axis, toward the top of the photo, where the die's top face would be
+    (SIDE_FACE_REACH, SIDE_FACE_ACROSS). When the axis runs across the photo (within 30 degrees
+    of level) the far side is not known, and both sides count. A die lying right behind another
+    gives the same picture, so such a face is not trusted either: a missing value is seen, a
+    wrong one is not. ``centres``: the rivals' centres as an (n, 2) array, if at hand."""
+    if len(rivals) == 0:
+        return 0.0
+    a, b, c = shape
+    ev, vec = np.linalg.eigh(np.array([[a, b], [b, c]], np.float64))
+    if ev[0] <= 0 or np.sqrt(ev[0] / ev[1]) > SIDE_VIEW_MAX_ASPECT:
+        return 0.0
+    axis = vec[:, 0] if vec[1, 0] <= 0 else -vec[:, 0]  # the squeeze axis, pointing up
+    if centres is None:
+        centres = np.array([r.center for r in rivals], np.float64)
+    d = (centres - face.center) / face.half_side
+    along = d @ axis
+    if abs(axis[1]) < 0.5:
+        along = np.abs(along)
+    across = np.abs(d[:, 0] * axis[1] - d[:, 1] * axis[0])
+    near = (along >= SIDE_FACE_REACH[0]) & (along <= SIDE_FACE_REACH[1])
+    near &= across <= SIDE_FACE_ACROSS * along
+    own = set(face.pips.tolist())
+    for k in np.flatnonzero(near):
+        if rivals[k].value is not None and not own.intersection(rivals[k].pips.tolist()):
+            return 1.0
+    return 0.0
 
 
 def _med(a: np.ndarray) -> float:
@@ -401,6 +463,7 @@ FEATURE_NAMES = (
     "size_vs_others",
     "edge_alignment",
     "out_of_view",
+    "face_beyond",
 )
 
 

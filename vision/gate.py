@@ -77,6 +77,13 @@ def cut_off(out_of_view) -> np.ndarray:
     return np.asarray(out_of_view, np.float64) > 0.0
 
 
+def side_faces(face_beyond) -> np.ndarray:
+    """True for each face that may be a die's side face, its top face read beside it
+    (``features["face_beyond"]``, :func:`vision.faces.face_beyond`): neither model may accept
+    its value."""
+    return np.asarray(face_beyond, np.float64) > 0.0
+
+
 @dataclass(frozen=True)
 class Gate:
     mean: np.ndarray

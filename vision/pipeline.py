@@ -20,7 +20,7 @@ import numpy as np
 
 from vision import geometry
 from vision.faces import FaceCandidate, describe, group_pips, lattice, suppress_overlaps
-from vision.gate import Gate, cut_off, default_gate, size_outliers
+from vision.gate import Gate, cut_off, default_gate, side_faces, size_outliers
 from vision.model import DiceModel, default_model
 from vision.pips import MAX_PIPS, find_pips
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
@@ -66,6 +66,7 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
             _one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1 else f
             for f in faces
         ]
+    readable = [f for f in faces if f.value is not None]
     faces = suppress_overlaps(faces, pips)
     # A lone pip that is a dot of a regular pattern is dropped before it is measured: checked
     # against every blob, as on a patterned cloth most of the dots were capped off.
@@ -75,7 +76,7 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
         dots = lattice(every, pips.xy[idx], pips.radius[idx], pips.polarity[idx]) > 0
         drop = {k for k, dot in zip(ones, dots, strict=True) if dot}
         faces = [f for k, f in enumerate(faces) if k not in drop]
-    faces = describe(work, gray, pips, faces)
+    faces = describe(work, gray, pips, faces, readable)
     return faces, scale, work, gray
 
 
@@ -126,14 +127,17 @@ def read(
     gate = gate if gate is not None else default_gate()
     if gate is not None and accept is None:
         # A value is accepted when either the trees (sure on tables like the training ones) or
-        # the table-independent gate (vision.gate, chosen leaving a folder out) trust it, and
-        # the face is of the size of the throw's other trusted dice.
+        # the table-independent gate (vision.gate, chosen leaving a folder out) trust it, the
+        # face is of the size of the throw's other trusted dice, is whole in the photo and is
+        # not maybe a side face with its die's top face beside it.
         p_gate = gate.p([f.features for f in faces])
         outlier = size_outliers(
             [f.features.get("size_vs_others", 0.0) for f in faces],
             [f.value or 0 for f in faces],
             p_gate,
-        ) | cut_off([f.features.get("out_of_view", 0.0) for f in faces])
+        )
+        outlier |= cut_off([f.features.get("out_of_view", 0.0) for f in faces])
+        outlier |= side_faces([f.features.get("face_beyond", 0.0) for f in faces])
         ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~outlier
         p_val = np.where(
             ok,
