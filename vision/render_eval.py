@@ -131,24 +131,33 @@ def flag_counts(label: dict, reading: Reading) -> FlagCounts:
     return out
 
 
+def _seen(d: dict) -> bool:
+    """Whether any of the die's top face is in view (labels before ``top_visible`` existed: yes)."""
+    return d.get("top_visible", 1.0) > 0
+
+
 def to_sample(label: dict, image: Path, flat_only: bool = False) -> Sample:
     """The label as a :class:`Sample` (whole-die boxes), for :func:`vision.evaluate.score`.
 
     With ``flat_only``, only the flat, on-table dice are labelled dice; the cocked and off-table
     ones become ignored boxes (whatever is read there is neither right nor wrong), and the throw
-    is not scored as a whole: the value figures that compare with photos of dice lying flat.
+    is not scored as a whole: the value figures that compare with photos of dice lying flat. A
+    flat die whose top face the camera does not see at all (``top_visible`` 0: a die lies on it)
+    has no value to read and is ignored too: reading the die lying on it is not a misread of it.
     """
 
     def flat(d: dict) -> bool:
         return not d["cocked"] and d["on_table"]
 
-    dice = [d for d in label["dice"] if flat(d) or not flat_only]
+    def labelled(d: dict) -> bool:
+        return not flat_only or (flat(d) and _seen(d))
+
     return Sample(
         image=image,
         folder=f"{RENDERED}, flat" if flat_only else RENDERED,
         licence="MIT",
-        dice=tuple(LabelledDie(d["value"], _box(d["box"])) for d in dice),
-        ignored=tuple(_box(d["box"]) for d in label["dice"] if flat_only and not flat(d)),
+        dice=tuple(LabelledDie(d["value"], _box(d["box"])) for d in label["dice"] if labelled(d)),
+        ignored=tuple(_box(d["box"]) for d in label["dice"] if not labelled(d)),
         box_covers=WHOLE_DIE,
         complete=not flat_only,
         rethrow=any(not flat(d) for d in label["dice"]),

@@ -112,6 +112,22 @@ def test_value_scoring_of_a_render_reuses_the_photo_scoring():
     assert sc.throw_right is None
 
 
+def test_a_flat_die_with_its_top_hidden_is_not_a_value_to_read():
+    """A die lying on a flat die hides that die's top face: in the flat-dice figures, reading the
+    die on top is neither right nor wrong for the one under it (it is a cocked-flag matter)."""
+    under = {**ldie(6, 0, 0, size=40), "top_visible": 0.0}
+    on_top = ldie(3, 4, 0, cocked=True, size=40)
+    half = {**ldie(2, 200, 0), "top_visible": 0.3}
+    label = {"rendered": True, "image": "t.jpg", "dice": [under, on_top, half]}
+    f = to_sample(label, Path("t.jpg"), flat_only=True)
+    assert [d.value for d in f.dice] == [2] and len(f.ignored) == 2
+    sc = score(f, Reading(400, 100, (die(3, 6, 2, size=40), die(2, 200, 0))))
+    assert (sc.right, sc.wrong, sc.phantom) == (1, 0, 0)
+    # in the figures of all dice both stay labelled; the throw is a rethrow either way
+    a = to_sample(label, Path("t.jpg"))
+    assert [d.value for d in a.dice] == [6, 3, 2] and a.rethrow is True
+
+
 def test_load_rendered_reads_the_committed_labels():
     samples = load_rendered(RENDERS)
     assert len(samples) == len(list(RENDERS.glob("*.jpg")))
