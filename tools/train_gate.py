@@ -44,7 +44,7 @@ from sklearn.linear_model import LogisticRegression  # noqa: E402
 from vision import datasets as D  # noqa: E402
 from vision import render_eval as RE  # noqa: E402
 from vision.faces import FEATURE_NAMES  # noqa: E402
-from vision.gate import GATE_FEATURES, Gate, cut_off, side_faces, size_outliers  # noqa: E402
+from vision.gate import GATE_FEATURES, RULES, Gate, ruled_out, size_outliers  # noqa: E402
 
 #: Accepted wrong values per labelled die allowed on a folder never seen in fitting: half the
 #: issue's 0.2%, a margin for tables unlike the licensed folders. (It was halved after
@@ -53,8 +53,7 @@ from vision.gate import GATE_FEATURES, Gate, cut_off, side_faces, size_outliers 
 BUDGET = 0.001
 COLS = [FEATURE_NAMES.index(n) for n in GATE_FEATURES]
 SIZE_COL = FEATURE_NAMES.index("size_vs_others")
-OUT_COL = FEATURE_NAMES.index("out_of_view")
-SIDE_COL = FEATURE_NAMES.index("face_beyond")
+RULE_COLS = [FEATURE_NAMES.index(n) for n in RULES]
 
 
 def xy(d: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -73,10 +72,10 @@ def fit(parts: list[dict]) -> Gate:
 def _p_read(g: Gate, d: dict) -> np.ndarray:
     """p(right) of every face of ``d`` as ``vision.read`` uses it: 0 for a face refused for its
     size (:func:`vision.gate.size_outliers`, photo by photo, judged on the gate's own p as read()
-    does), cut by the photo's edge (:func:`vision.gate.cut_off`) or maybe a side face
-    (:func:`vision.gate.side_faces`)."""
+    does) or by a rule (:func:`vision.gate.ruled_out`: cut by the photo's edge, maybe a side
+    face, a row of pips that goes on)."""
     p = g.p([dict(zip(GATE_FEATURES, r, strict=True)) for r in d["X"][:, COLS]])
-    refused = cut_off(d["X"][:, OUT_COL]) | side_faces(d["X"][:, SIDE_COL])
+    refused = ruled_out(d["X"][:, RULE_COLS])
     log_size, groups = d["X"][:, SIZE_COL], d["group"]
     for k in np.unique(groups):
         m = groups == k

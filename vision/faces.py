@@ -71,6 +71,11 @@ SIDE_FACE_REACH = (1.2, 2.4)
 #: ... and at most this far across the axis, per unit along it (30 degrees: the die turned a
 #: little from facing the camera).
 SIDE_FACE_ACROSS = 0.6
+#: A two or three is a row of pips on a line; when a like pip (same polarity, radius within
+#: MAX_RADIUS_RATIO) sits where the row would go on, within this fraction of the pips' spacing,
+#: the row is longer than the face: a three with a pip lost is read as a two, and no face has
+#: four pips in a row.
+ROW_TOLERANCE = 0.3
 
 GRID = np.array([(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)], np.float32) * PIP_OFFSET
 # Index of grid cells: 0 1 2 / 3 4 5 / 6 7 8 ; 4 is the centre.
@@ -376,6 +381,37 @@ def describe(
     return out
 
 
+def row_goes_on(pips: Pips, idx: np.ndarray) -> float:
+    """1.0 when the row of a two's or three's pips ``idx`` goes on past either end with a like
+    pip at the row's own spacing (within ROW_TOLERANCE of it), else 0.0.
+
+    A three whose end pip was lost (blurred, in shadow, or not linked to the others) reads as a
+    two of half the die's size, and the lost pip is where the row would go on. No face has four
+    pips in a row, so a three whose row goes on is not one face either."""
+    idx = np.asarray(idx)
+    xy = pips.xy[idx].astype(np.float64)
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    i, j = np.unravel_index(np.argmax(d), d.shape)
+    if len(idx) == 3:  # each end and its neighbour, the middle pip
+        m = 3 - i - j
+        steps = ((xy[i], xy[m]), (xy[j], xy[m]))
+    else:
+        steps = ((xy[i], xy[j]), (xy[j], xy[i]))
+    r = pips.radius / float(np.median(pips.radius[idx]))
+    like = pips.polarity == pips.polarity[idx[0]]
+    like &= (r < MAX_RADIUS_RATIO) & (r > 1 / MAX_RADIUS_RATIO)
+    like[idx] = False
+    if not like.any():
+        return 0.0
+    others = pips.xy[like].astype(np.float64)
+    for end, prev in steps:
+        step = end - prev
+        gap = np.hypot(others[:, 0] - end[0] - step[0], others[:, 1] - end[1] - step[1])
+        if (gap < ROW_TOLERANCE * np.hypot(*step)).any():
+            return 1.0
+    return 0.0
+
+
 def face_beyond(
     face: FaceCandidate,
     shape: tuple[float, float, float],
@@ -464,6 +500,7 @@ FEATURE_NAMES = (
     "edge_alignment",
     "out_of_view",
     "face_beyond",
+    "row_continues",
 )
 
 
@@ -669,6 +706,8 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     )
     near[idx] = False
     f["like_blobs_near"] = float(near.sum())
+    if value in (2, 3) and n == value:
+        f["row_continues"] = row_goes_on(pips, idx)
     mx, mn = float(face.max()), float(face.min())
     f["face_saturation"] = (mx - mn) / (mx + 1e-6)
     # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.

@@ -71,17 +71,29 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
     return np.abs(log_size - np.median(log_size[ref])) > np.log(SIZE_FACTOR)
 
 
-def cut_off(out_of_view) -> np.ndarray:
-    """True for each face whose outline reaches beyond the photo (``features["out_of_view"]``):
-    a die cut by the picture's edge may hide pips, so neither model may accept its value."""
-    return np.asarray(out_of_view, np.float64) > 0.0
+#: Measurements that are rules, not evidence: a face with any of them above 0 is never accepted,
+#: whatever the gate or the trees say (:func:`ruled_out`).
+#:
+#: - ``out_of_view``: the face's outline reaches beyond the photo; a die cut by the picture's
+#:   edge may hide pips.
+#: - ``face_beyond``: maybe a die's side face, its top face read beside it
+#:   (:func:`vision.faces.face_beyond`).
+#: - ``row_continues``: a two or three whose line of pips goes on
+#:   (:func:`vision.faces.row_goes_on`).
+RULES = ("out_of_view", "face_beyond", "row_continues")
 
 
-def side_faces(face_beyond) -> np.ndarray:
-    """True for each face that may be a die's side face, its top face read beside it
-    (``features["face_beyond"]``, :func:`vision.faces.face_beyond`): neither model may accept
-    its value."""
-    return np.asarray(face_beyond, np.float64) > 0.0
+def ruled_out(values) -> np.ndarray:
+    """True for each face (a row of its :data:`RULES` measurements, in that order) that a rule
+    refuses."""
+    v = np.asarray(values, np.float64).reshape(-1, len(RULES))
+    return (v > 0.0).any(axis=1)
+
+
+def rule_values(feats: list[dict]) -> np.ndarray:
+    """The :data:`RULES` measurements of each face's feature dict, for :func:`ruled_out`."""
+    rows = [[f.get(n, 0.0) for n in RULES] for f in feats]
+    return np.array(rows, np.float64).reshape(-1, len(RULES))
 
 
 @dataclass(frozen=True)

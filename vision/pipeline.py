@@ -20,7 +20,7 @@ import numpy as np
 
 from vision import geometry
 from vision.faces import FaceCandidate, describe, group_pips, lattice, suppress_overlaps
-from vision.gate import Gate, cut_off, default_gate, side_faces, size_outliers
+from vision.gate import Gate, default_gate, rule_values, ruled_out, size_outliers
 from vision.model import DiceModel, default_model
 from vision.pips import MAX_PIPS, find_pips
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
@@ -128,16 +128,14 @@ def read(
     if gate is not None and accept is None:
         # A value is accepted when either the trees (sure on tables like the training ones) or
         # the table-independent gate (vision.gate, chosen leaving a folder out) trust it, the
-        # face is of the size of the throw's other trusted dice, is whole in the photo and is
-        # not maybe a side face with its die's top face beside it.
+        # face is of the size of the throw's other trusted dice, and no rule refuses it
+        # (vision.gate.RULES: cut by the photo's edge, maybe a side face, a row that goes on).
         p_gate = gate.p([f.features for f in faces])
         outlier = size_outliers(
             [f.features.get("size_vs_others", 0.0) for f in faces],
             [f.value or 0 for f in faces],
             p_gate,
-        )
-        outlier |= cut_off([f.features.get("out_of_view", 0.0) for f in faces])
-        outlier |= side_faces([f.features.get("face_beyond", 0.0) for f in faces])
+        ) | ruled_out(rule_values([f.features for f in faces]))
         ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~outlier
         p_val = np.where(
             ok,

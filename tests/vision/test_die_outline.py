@@ -1,5 +1,5 @@
 """The die's outline as evidence for a read (vision.faces.edge_alignment) and the rule that a
-face cut by the picture's edge is never accepted (vision.gate.cut_off)."""
+face cut by the picture's edge is never accepted (vision.gate.ruled_out)."""
 
 from pathlib import Path
 
@@ -9,7 +9,7 @@ import pytest
 
 from vision import read
 from vision.faces import edge_alignment
-from vision.gate import cut_off
+from vision.gate import RULES, ruled_out
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
@@ -44,7 +44,9 @@ def test_no_outline_and_one_pip_faces_give_no_evidence():
 
 
 def test_cut_off_is_any_reach_beyond_the_photo():
-    assert cut_off([0.0, 0.01, 0.5]).tolist() == [False, True, True]
+    rows = np.zeros((3, len(RULES)))
+    rows[:, RULES.index("out_of_view")] = [0.0, 0.01, 0.5]
+    assert ruled_out(rows).tolist() == [False, True, True]
 
 
 def test_a_die_cut_by_the_picture_edge_is_not_accepted():

@@ -9,6 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 train_gate = pytest.importorskip("train_gate")
+from vision.gate import RULES  # noqa: E402
 
 
 def accepted_wrong(p, right, t):
@@ -103,11 +104,13 @@ def test_a_values_only_folder_counts_reads_beyond_the_label_as_wrong():
     assert train_gate.safe_threshold(p, right, 3, 0.0) == 0.98
 
 
-def test_a_face_cut_by_the_picture_edge_cannot_set_the_threshold():
+@pytest.mark.parametrize("rule", RULES)
+def test_a_face_a_rule_refuses_cannot_set_the_threshold(rule):
+    """Cut by the edge, maybe a side face, a row that goes on: p 0 whatever the gate says."""
     from vision.faces import FEATURE_NAMES
 
     X = np.zeros((2, len(FEATURE_NAMES)))
-    X[1, train_gate.OUT_COL] = 0.2
+    X[1, FEATURE_NAMES.index(rule)] = 0.2
     d = {"X": X, "group": np.array([0, 0]), "value": np.array([5, 4]),
          "right": np.array([True, False])}
 
