@@ -425,10 +425,12 @@ def face_beyond(
     face (so it wins the overlap). The sign: its pips are squeezed (``shape``, the mean pip
     ellipse, below SIDE_VIEW_MAX_ASPECT) and another readable face of other pips lies beyond it
     along the squeeze axis, toward the top of the photo, where the die's top face would be
-    (SIDE_FACE_REACH, SIDE_FACE_ACROSS). When the axis runs across the photo (within 30 degrees
-    of level) the far side is not known, and both sides count. A die lying right behind another
-    gives the same picture, so such a face is not trusted either: a missing value is seen, a
-    wrong one is not. ``centres``: the rivals' centres as an (n, 2) array, if at hand."""
+    (SIDE_FACE_REACH, SIDE_FACE_ACROSS). A face squeezed across the photo (the axis within 30
+    degrees of level) is left alone: the far side is not known, and in an upright photo such a
+    squeeze is mostly the noise of pips a few pixels wide (video frames). A die lying right
+    behind another gives the same picture, so such a face is not trusted either: a missing
+    value is seen, a wrong one is not. ``centres``: the rivals' centres as an (n, 2) array, if
+    at hand."""
     if len(rivals) == 0:
         return 0.0
     a, b, c = shape
@@ -436,12 +438,12 @@ def face_beyond(
     if ev[0] <= 0 or np.sqrt(ev[0] / ev[1]) > SIDE_VIEW_MAX_ASPECT:
         return 0.0
     axis = vec[:, 0] if vec[1, 0] <= 0 else -vec[:, 0]  # the squeeze axis, pointing up
+    if abs(axis[1]) < 0.5:
+        return 0.0  # squeezed across the photo: not which way it was taken; or pip noise
     if centres is None:
         centres = np.array([r.center for r in rivals], np.float64)
     d = (centres - face.center) / face.half_side
     along = d @ axis
-    if abs(axis[1]) < 0.5:
-        along = np.abs(along)
     across = np.abs(d[:, 0] * axis[1] - d[:, 1] * axis[0])
     near = (along >= SIDE_FACE_REACH[0]) & (along <= SIDE_FACE_REACH[1])
     near &= across <= SIDE_FACE_ACROSS * along

@@ -77,14 +77,18 @@ def test_a_face_sharing_its_pips_or_unreadable_does_not_count():
     assert face_beyond(SIDE, VERTICAL, [sharing, unreadable]) == 0.0
 
 
-def test_with_the_axis_across_the_photo_either_side_counts():
-    across = squeezed(0.0, 0.7)  # a photo turned on its side: the far side is not known
+def test_a_face_squeezed_across_the_photo_is_left_alone():
+    """The far side is not known then, and such a squeeze is mostly pip noise (video frames)."""
+    across = squeezed(0.0, 0.7)
     left = face([6, 7, 8, 9], (200.0 - 1.7 * HS, 300.0), value=4)
     right = face([6, 7, 8, 9], (200.0 + 1.7 * HS, 300.0), value=4)
-    assert face_beyond(SIDE, across, [left]) == 1.0
-    assert face_beyond(SIDE, across, [right]) == 1.0
-    # ... while along a vertical axis only the upper side does
-    assert face_beyond(SIDE, VERTICAL, [face([6, 7, 8, 9], (200.0, 300.0 + 1.7 * HS), 4)]) == 0.0
+    assert face_beyond(SIDE, across, [left, right]) == 0.0
+    # tilted 45 degrees from level, the upper side counts
+    tilted = squeezed(45.0, 0.7)  # the axis points down-right; its far side is up-left
+    up_left = face([6, 7, 8, 9], (200.0 - 1.2 * HS, 300.0 - 1.2 * HS), value=4)
+    down_right = face([6, 7, 8, 9], (200.0 + 1.2 * HS, 300.0 + 1.2 * HS), value=4)
+    assert face_beyond(SIDE, tilted, [up_left]) == 1.0
+    assert face_beyond(SIDE, tilted, [down_right]) == 0.0
 
 
 def _in_top_face(die_label: dict, xy) -> bool:
