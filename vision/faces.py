@@ -439,7 +439,7 @@ def face_beyond(
         return 0.0
     axis = vec[:, 0] if vec[1, 0] <= 0 else -vec[:, 0]  # the squeeze axis, pointing up
     if abs(axis[1]) < 0.5:
-        return 0.0  # squeezed across the photo: not which way it was taken; or pip noise
+        return 0.0  # squeezed across the photo: its far side is not known (or pip noise)
     if centres is None:
         centres = np.array([r.center for r in rivals], np.float64)
     d = (centres - face.center) / face.half_side
