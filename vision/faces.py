@@ -274,6 +274,13 @@ def _perm_table(n: int) -> np.ndarray:
 _PERMS = {n: _perm_table(n) for n in range(4, 7)}
 
 
+def _farthest_pair(xy: np.ndarray) -> tuple[int, int]:
+    """Indices of the two points of ``xy`` farthest apart: the ends of a two's or three's row."""
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    i, j = np.unravel_index(np.argmax(d), d.shape)
+    return int(i), int(j)
+
+
 def fit_layout(xy: np.ndarray, value: int) -> tuple[float, np.ndarray, np.ndarray]:
     """Best affine fit of the canonical layout of ``value`` to points ``xy`` (n = value).
 
@@ -286,9 +293,7 @@ def fit_layout(xy: np.ndarray, value: int) -> tuple[float, np.ndarray, np.ndarra
     if value == 1:
         return 0.0, np.eye(2, dtype=np.float32), c
     if value in (2, 3):
-        # endpoints = the farthest pair; the diagonal runs between them
-        dd = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-        i, j = np.unravel_index(np.argmax(dd), dd.shape)
+        i, j = _farthest_pair(xy)  # the diagonal runs between them
         mid = (xy[i] + xy[j]) / 2
         res = 0.0
         if value == 3:
@@ -364,7 +369,7 @@ def describe(
 ) -> list[FaceCandidate]:
     """The faces with their features filled in (for the confidence model and the flags).
 
-    ``rivals``: the readable faces found before overlapping ones were suppressed, for
+    ``rivals``: the faces found before overlapping ones were suppressed, for
     :func:`face_beyond`."""
     out = []
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
@@ -390,8 +395,7 @@ def row_goes_on(pips: Pips, idx: np.ndarray) -> float:
     pips in a row, so a three whose row goes on is not one face either."""
     idx = np.asarray(idx)
     xy = pips.xy[idx].astype(np.float64)
-    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    i, j = np.unravel_index(np.argmax(d), d.shape)
+    i, j = _farthest_pair(xy)
     if len(idx) == 3:  # each end and its neighbour, the middle pip
         m = 3 - i - j
         steps = ((xy[i], xy[m]), (xy[j], xy[m]))

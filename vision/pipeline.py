@@ -66,7 +66,7 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
             _one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1 else f
             for f in faces
         ]
-    readable = [f for f in faces if f.value is not None]
+    found = faces  # face_beyond compares each face with all of these
     faces = suppress_overlaps(faces, pips)
     # A lone pip that is a dot of a regular pattern is dropped before it is measured: checked
     # against every blob, as on a patterned cloth most of the dots were capped off.
@@ -76,7 +76,7 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
         dots = lattice(every, pips.xy[idx], pips.radius[idx], pips.polarity[idx]) > 0
         drop = {k for k, dot in zip(ones, dots, strict=True) if dot}
         faces = [f for k, f in enumerate(faces) if k not in drop]
-    faces = describe(work, gray, pips, faces, readable)
+    faces = describe(work, gray, pips, faces, found)
     return faces, scale, work, gray
 
 
