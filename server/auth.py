@@ -20,8 +20,21 @@ from server.errors import Forbidden, NotAuthenticated
 TOKEN_BYTES = 32
 
 
+def random_word(nbytes: int) -> str:
+    """``nbytes`` random bytes, URL-safe base64, never starting with ``-``.
+
+    Ids and tokens are typed on command lines (``zilch watch --game ID --token T``), where a
+    leading ``-`` reads as an option. About 1 draw in 64 starts with one; it is drawn again,
+    which costs log2(64/63) of a bit.
+    """
+    while True:
+        word = secrets.token_urlsafe(nbytes)
+        if not word.startswith("-"):
+            return word
+
+
 def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    return random_word(TOKEN_BYTES)
 
 
 def token_hash(token: str) -> str:

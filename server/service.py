@@ -8,7 +8,6 @@ one transaction. A photo is decoded and read before anything is stored.
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -19,7 +18,7 @@ from scorer import errors as scorer_errors
 from scorer.errors import ZilchError
 from scorer.rules import get_rules
 from server import engine, photos
-from server.auth import new_token, token_hash
+from server.auth import new_token, random_word, token_hash
 from server.errors import ApiError, GameOver
 from server.reader import Reader
 from server.store import (
@@ -132,7 +131,7 @@ class Games:
         engine.new_game(rules, players, target, options_)  # the engine checks the set-up
         token = new_token()
         record = GameRecord(
-            id=secrets.token_urlsafe(9),
+            id=random_word(9),
             created_at=_now(),
             rules=asdict(rules),
             players=tuple(players),

@@ -555,6 +555,21 @@ def test_tokens_are_random_and_long():
     assert token_matches(t, token_hash(t)) and not token_matches(t + "x", token_hash(t))
 
 
+
+def test_ids_and_tokens_never_start_with_a_dash(client, monkeypatch):
+    """They are typed on command lines (``zilch watch --game ID --token T``), where a leading
+    ``-`` would read as an option. The random source is made to offer one first."""
+    import secrets
+
+    offered = ["-dash1", "-dash2", "first", "-dash3", "second"]
+    draws = iter(offered)
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda nbytes=None: next(draws))
+    r = client.post("/api/games", json={"players": ["Alf", "Bee"]})
+    assert r.status_code == 201, r.text
+    assert {r.json()["id"], r.json()["token"]} == {"first", "second"}
+    assert client.get(f"/api/games/{r.json()['id']}").status_code == 200
+
+
 # --- re-reading with another model -----------------------------------------------------
 
 
