@@ -555,7 +555,6 @@ def test_tokens_are_random_and_long():
     assert token_matches(t, token_hash(t)) and not token_matches(t + "x", token_hash(t))
 
 
-
 def test_ids_and_tokens_never_start_with_a_dash(client, monkeypatch):
     """They are typed on command lines (``zilch watch --game ID --token T``), where a leading
     ``-`` would read as an option. The random source is made to offer one first."""
