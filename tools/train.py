@@ -44,7 +44,7 @@ from tqdm import tqdm  # noqa: E402
 from vision import datasets as D  # noqa: E402
 from vision.evaluate import match  # noqa: E402
 from vision.faces import FEATURE_NAMES, PATCH  # noqa: E402
-from vision.gate import RULES  # noqa: E402
+from vision.gate import RULES, TWIN_FEATURES  # noqa: E402
 from vision.model import MODELS_DIR, Head, export_trees, feature_matrix, save_model  # noqa: E402
 from vision.pipeline import candidates  # noqa: E402
 
@@ -157,7 +157,7 @@ COLUMNS = "all"
 #: (vision.gate): with it the trees were worse out of fold (matteop65 55.8% accepted right against
 #: 71.6%, nell-byler 27.4% against 40.4%, at a threshold kamilpiechowiak raised to 0.9985).
 #: The rules (vision.gate.RULES) are not evidence: they refuse a face whatever the models say.
-NOT_FOR_TREES = ("edge_alignment", *RULES)
+NOT_FOR_TREES = ("edge_alignment", "one_far_ring", *RULES, *TWIN_FEATURES)
 
 
 def allowed_columns(kind: str) -> np.ndarray:

@@ -366,11 +366,13 @@ def describe(
     pips: Pips,
     faces: list[FaceCandidate],
     rivals: list[FaceCandidate] = (),
+    every: Pips | None = None,
 ) -> list[FaceCandidate]:
     """The faces with their features filled in (for the confidence model and the flags).
 
     ``rivals``: the faces found before overlapping ones were suppressed, for
-    :func:`face_beyond`."""
+    :func:`face_beyond`. ``every``: all the photo's blobs, of which ``pips`` are the first (the
+    strongest), for ``one_crowded``."""
     out = []
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
     # small dice taken for pips, or a pattern.
@@ -379,7 +381,9 @@ def describe(
     centres = np.array([r.center for r in rivals], np.float64).reshape(-1, 2)
     for f in faces:
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
-        feats = _features(image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual)
+        feats = _features(
+            image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual, every
+        )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         feats["face_beyond"] = face_beyond(f, feats["pip_shape"], rivals, centres)
         out.append(replace(f, features=feats))
@@ -507,6 +511,13 @@ FEATURE_NAMES = (
     "out_of_view",
     "face_beyond",
     "row_continues",
+    "one_crowded",
+    "one_far_ring",
+    "one_uneven",
+    "face_l",
+    "face_a",
+    "face_b",
+    "log_pip_radius",
 )
 
 
@@ -593,6 +604,16 @@ _RING1 = np.concatenate(
         for rad in (PIP_OFFSET, PIP_OFFSET * np.sqrt(2))
     ]
 )  # (32, 2)
+#: A one's face is not plain around its pip when the median colour of the square around it
+#: (``face_uniformity``) is this far from the face's colour, in units of the pip's contrast: half
+#: the way to the pip's colour.
+ONE_PLAIN_FACE = 0.5
+#: Around a lone pip, where a corner pip's neighbours on its own face would be: the next pip of
+#: its row or column of a four, five or six (2 x PIP_OFFSET). Beside a real one this ring crosses
+#: the die's edges, so it is evidence for the ones' gate to weigh (vision.gate.ONE_FEATURES), not a
+#: rule.
+_ANG24 = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+_RING_FAR = 2 * PIP_OFFSET * np.stack([np.cos(_ANG24), np.sin(_ANG24)], 1)  # (24, 2)
 _SQ = np.linspace(-1, 1, 9)
 _EDGE = np.concatenate(
     [
@@ -663,7 +684,31 @@ def pip_shape(axes: np.ndarray, angle_deg: np.ndarray) -> tuple[float, float, fl
     return a / det, b / det, c / det
 
 
-def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
+#: Blobs "like" a pip for the pattern test: 0.7-1.4 times its radius.
+LIKE_SIZE = (0.7, 1.4)
+#: Blobs that may be other pips of the face a lone pip belongs to: a one's pip is often larger
+#: than the other faces' pips, and missed pips are found as fragments or merged with glare.
+ONE_CROWD_SIZE = (0.4, 2.5)
+
+
+def like_blobs_near(
+    pips: Pips, centre, radius: float, polarity: float, idx, size: tuple = LIKE_SIZE
+) -> float:
+    """How many blobs of ``pips`` other than ``idx`` lie within LONE_PIP_REACH pip radii of
+    ``centre`` with the same polarity and a size ``size`` times ``radius``."""
+    dxy = pips.xy - np.asarray(centre, np.float32)
+    rr = pips.radius / (radius + 1e-6)
+    near = (
+        (np.hypot(dxy[:, 0], dxy[:, 1]) < LONE_PIP_REACH * radius)
+        & (rr > size[0])
+        & (rr < size[1])
+        & (pips.polarity == polarity)
+    )
+    near[np.asarray(idx)] = False
+    return float(near.sum())
+
+
+def _features(image, gray, pips: Pips, idx, value, frame, centre, res, every=None) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]
     pol = float(pips.polarity[idx][0])
@@ -701,21 +746,22 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     f["pip_shape"] = pip_shape(ax, pips.angle[idx])
     f["circularity_min"] = float(pips.circularity[idx].min())
     f["pip_inner_std"] = float(pips.inner_std[idx].max()) / c_div
-    # like blobs (same polarity, similar size) within LONE_PIP_REACH pip radii of the centre
-    dxy = pips.xy - centre
-    rr_all = pips.radius / (rmed + 1e-6)
-    near = (
-        (np.hypot(dxy[:, 0], dxy[:, 1]) < LONE_PIP_REACH * rmed)
-        & (rr_all > 0.7)
-        & (rr_all < 1.4)
-        & (pips.polarity == pips.polarity[idx][0])
-    )
-    near[idx] = False
-    f["like_blobs_near"] = float(near.sum())
+    f["like_blobs_near"] = like_blobs_near(pips, centre, rmed, pol, idx)
+    if n == 1:
+        # A one is a plain face around its pip: a like blob this near, among all the blobs of the
+        # photo (not only the strongest), is the rest of a face whose pips were not grouped (a
+        # two's other pip) or a dotted cloth (vision.gate.RULES).
+        blobs = every if every is not None else pips
+        f["one_crowded"] = like_blobs_near(blobs, centre, rmed, pol, idx, ONE_CROWD_SIZE)
     if value in (2, 3) and n == value:
         f["row_continues"] = row_goes_on(pips, idx)
     mx, mn = float(face.max()), float(face.min())
     f["face_saturation"] = (mx - mn) / (mx + 1e-6)
+    # The face's colour (CIE Lab, OpenCV's 8-bit scale) and pip size: absolute, so never evidence
+    # for the models; a lone pip is trusted only beside a trusted die of its set (vision.gate).
+    lab = cv2.cvtColor(np.clip(face, 0, 255).astype(np.uint8).reshape(1, 1, 3), cv2.COLOR_BGR2Lab)
+    f["face_l"], f["face_a"], f["face_b"] = (float(x) for x in lab.ravel())
+    f["log_pip_radius"] = float(np.log(rmed + 1e-6))
     # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.
     cells = GRID @ frame.T + centre
     pts_cells = (cells[:, None, :] + 0.5 * rmed * _DISC[None, :, :]).reshape(-1, 2)
@@ -738,6 +784,11 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
             empt = (g_all[n_c : n_c + n_r] - face_g) * pol / c_div
             f["empty_cells_worst"] = float(np.sort(empt)[-2])
             f["empty_cells_mean"] = float(empt.mean())
+            far = _RING_FAR * hs + centre
+            xf = np.clip(np.rint(far[:, 0]).astype(np.int32), 0, w - 1)
+            yf = np.clip(np.rint(far[:, 1]).astype(np.int32), 0, h - 1)
+            far_g = (gray[yf, xf].astype(np.float32) - face_g) * pol / c_div
+            f["one_far_ring"] = float(np.sort(far_g)[-2])
         else:
             empt = pipness[~occ]
             f["empty_cells_worst"] = float(empt.max())
@@ -764,6 +815,11 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res) -> dict:
     col = image[yi[-2 * ne :], xi[-2 * ne :]].astype(np.float32)
     dist = np.abs(col - face).sum(axis=1) / np.sqrt(3)
     f["face_uniformity"] = float(np.sort(dist[:ne])[ne // 2]) / c_div
+    if n == 1:
+        # A one's pip sits in the middle of a plain face: the square around it at 0.82 half-sides
+        # is of the face's colour. Around a corner pip (of a face whose other pips were missed),
+        # two of its sides are off the die.
+        f["one_uneven"] = float(f["face_uniformity"] > ONE_PLAIN_FACE)
     f["border_contrast"] = float(np.sort(dist[ne:])[ne // 2]) / c_div
     f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
     f["edge_alignment"] = edge_alignment(gray, frame, centre, value)

@@ -16,7 +16,16 @@ light or the dice's colours (ratios to the face's own pips, or angles):
 Its weights and acceptance threshold live in ``models/gate.json`` (``tools/train_gate.py``): the
 threshold is the one chosen by leaving a whole licensed folder out, so that no held-out folder
 had more than 0.1% of its dice accepted with a wrong value (and kamilpiechowiak, values only,
-none). The trees of :mod:`vision.model` were better on the tables they were trained on but
+none).
+
+A face of one pip has no layout to check, and the gate above never trusts one: a lone blob may be
+a speck, a glyph on a key or the pip of a face whose other pips were missed. A one is accepted
+only by its own logistic gate (:data:`ONE_FEATURES`, ``Gate.ones``) and only beside a *twin*: a
+die of two pips or more that is accepted in the same photo, of the same polarity, face colour and
+pip size (:func:`twinned`), so that it is a die of the throw's set. Its threshold is chosen as the
+main one is, leaving a folder out, with no wrong one allowed on any held-out folder.
+
+The trees of :mod:`vision.model` were better on the tables they were trained on but
 accepted nothing on a table they had not seen; this gate is what carries over.
 """
 
@@ -43,6 +52,23 @@ GATE_FEATURES = (
     "aspect",
     "pip_inner_std",
     "edge_alignment",
+)
+
+#: The ones' gate: measurements of the face around the lone pip and of the pip itself (how plain
+#: the face is, how round, even and strong the pip is, how big against the throw's dice), and
+#: ``one_far_ring``: the pip colour found where a four's or a six's next pip would be, if the lone
+#: pip were a corner pip of a face whose other pips were missed.
+ONE_FEATURES = (
+    "face_uniformity",
+    "empty_cells_worst",
+    "empty_cells_mean",
+    "axis_ratio_mean",
+    "contrast_rel",
+    "ring_std_rel",
+    "pip_inner_std",
+    "size_vs_others",
+    "circularity_min",
+    "one_far_ring",
 )
 
 
@@ -80,7 +106,42 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
 #:   (:func:`vision.faces.face_beyond`).
 #: - ``row_continues``: a two or three whose line of pips goes on
 #:   (:func:`vision.faces.row_goes_on`).
-RULES = ("out_of_view", "face_beyond", "row_continues")
+#: - ``one_crowded``: a one with a blob of its polarity and a pip's size
+#:   (``faces.ONE_CROWD_SIZE``) within ``faces.LONE_PIP_REACH`` pip radii of its pip (a two's
+#:   other pip, a dotted cloth), counted among all the photo's blobs.
+#: - ``one_uneven``: a one whose face is not of one colour around its pip (``face_uniformity``
+#:   over ``faces.ONE_PLAIN_FACE``): a corner pip of a face whose other pips were missed.
+RULES = ("out_of_view", "face_beyond", "row_continues", "one_crowded", "one_uneven")
+
+
+#: Absolute measurements of a face (its colour, its pips' size), for telling the dice of one set
+#: apart; never evidence for the gate or the trees, which must carry over to other tables.
+TWIN_FEATURES = ("face_l", "face_a", "face_b", "log_pip_radius")
+#: A one's twin has a face colour within this distance in OpenCV's 8-bit Lab (L scaled to 0-255):
+#: one set under one light, allowing for shading across the photo. Chosen before measuring; 20
+#: and 45 gave about the same figures.
+TWIN_COLOUR = 30.0
+#: ... and its pips are this many times smaller to larger than the one's pip: a one's pip is often
+#: larger than the other faces' pips, and a whole die taken for a pip is 3-4 times larger.
+TWIN_RADIUS = (0.6, 2.5)
+
+
+def twinned(feats: list[dict], accepted) -> np.ndarray:
+    """For each face of one photo: is there an ``accepted`` face of two pips or more with the same
+    polarity, face colour (:data:`TWIN_COLOUR`) and pip size (:data:`TWIN_RADIUS`)?"""
+    accepted = np.asarray(accepted, bool)
+    out = np.zeros(len(feats), bool)
+    twins = [f for f, a in zip(feats, accepted, strict=True) if a and f.get("n_pips", 0) >= 2]
+    if not twins:
+        return out
+    cols = ("polarity", *TWIN_FEATURES)
+    x = np.array([[f.get(n, 0.0) for n in cols] for f in feats], np.float64).reshape(-1, len(cols))
+    t = np.array([[f.get(n, 0.0) for n in cols] for f in twins], np.float64)
+    same = x[:, None, 0] == t[None, :, 0]
+    colour = np.linalg.norm(x[:, None, 1:4] - t[None, :, 1:4], axis=2) <= TWIN_COLOUR
+    ratio = np.exp(x[:, None, 4] - t[None, :, 4])
+    size = (ratio >= TWIN_RADIUS[0]) & (ratio <= TWIN_RADIUS[1])
+    return (same & colour & size).any(axis=1)
 
 
 def ruled_out(values) -> np.ndarray:
@@ -104,6 +165,8 @@ class Gate:
     intercept: float
     accept: float
     features: tuple[str, ...] = GATE_FEATURES
+    #: the ones' own gate (features :data:`ONE_FEATURES`), or None: no one is ever accepted
+    ones: Gate | None = None
 
     def p(self, feats: list[dict]) -> np.ndarray:
         """p(value right) for each face's feature dict."""
@@ -113,8 +176,23 @@ class Gate:
         z = ((x - self.mean) / self.scale) @ self.coef + self.intercept
         return 1.0 / (1.0 + np.exp(-z))
 
+    def accepted_ones(self, feats: list[dict], accepted) -> tuple[np.ndarray, np.ndarray]:
+        """For each face of one photo: p(right) under the ones' gate (0 for faces of other
+        values), and whether it is a one to accept: above the ones' threshold, beside a twin among
+        the ``accepted`` faces (:func:`twinned`) and refused by no rule."""
+        n = len(feats)
+        is_one = np.array([f.get("n_pips", 0) == 1 for f in feats], bool)
+        p = np.zeros(n)
+        if self.ones is None or not is_one.any():
+            return p, np.zeros(n, bool)
+        p[is_one] = self.ones.p([f for f, o in zip(feats, is_one, strict=True) if o])
+        ok = is_one & (p > self.ones.accept) & ~ruled_out(rule_values(feats))
+        if ok.any():
+            ok &= twinned(feats, accepted)
+        return p, ok
+
     def to_json(self) -> dict:
-        return {
+        d = {
             "features": list(self.features),
             "mean": self.mean.tolist(),
             "scale": self.scale.tolist(),
@@ -122,6 +200,9 @@ class Gate:
             "intercept": self.intercept,
             "accept": self.accept,
         }
+        if self.ones is not None:
+            d["ones"] = self.ones.to_json()
+        return d
 
     @classmethod
     def from_json(cls, d: dict) -> Gate:
@@ -132,6 +213,7 @@ class Gate:
             float(d["intercept"]),
             float(d["accept"]),
             tuple(d["features"]),
+            cls.from_json(d["ones"]) if "ones" in d else None,
         )
 
 

@@ -76,7 +76,7 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
         dots = lattice(every, pips.xy[idx], pips.radius[idx], pips.polarity[idx]) > 0
         drop = {k for k, dot in zip(ones, dots, strict=True) if dot}
         faces = [f for k, f in enumerate(faces) if k not in drop]
-    faces = describe(work, gray, pips, faces, found)
+    faces = describe(work, gray, pips, faces, found, every)
     return faces, scale, work, gray
 
 
@@ -137,11 +137,12 @@ def read(
             p_gate,
         ) | ruled_out(rule_values([f.features for f in faces]))
         ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~outlier
-        p_val = np.where(
-            ok,
-            np.maximum(np.maximum(p_gate, p_val), thr_accept),
-            np.minimum(np.maximum(p_gate, p_val), thr_accept - 1e-6),
-        )
+        # A one, by the ones' gate, beside a trusted die of its set (vision.gate.twinned).
+        p_one, one_ok = gate.accepted_ones([f.features for f in faces], ok)
+        one_ok &= np.array([f.value == 1 for f in faces], bool)
+        p_best = np.maximum(np.maximum(p_gate, p_val), p_one)
+        ok |= one_ok
+        p_val = np.where(ok, np.maximum(p_best, thr_accept), np.minimum(p_best, thr_accept - 1e-6))
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die and not _in_a_pattern(f)]
     kept = [faces[i] for i in keep]

@@ -120,3 +120,12 @@ def test_a_face_a_rule_refuses_cannot_set_the_threshold(rule):
 
     p, right = train_gate.gated(Sure(), d)
     assert p.tolist() == [0.99, 0.0]
+
+
+def test_the_ones_threshold_allows_no_wrong_one_and_ignores_refused_ones():
+    p = np.array([0.95, 0.9, 0.8, 0.7, 0.0, 0.0])
+    right = np.array([True, True, False, True, True, False])
+    # the surest wrong one is at 0.8: accept above it; refused ones (p 0) play no part
+    assert train_gate.no_wrong_threshold(p, right) == pytest.approx(0.8)
+    assert train_gate.no_wrong_threshold(p[:2], right[:2]) == 0.0
+    assert train_gate.no_wrong_threshold(np.zeros(3), np.ones(3, bool)) == 1.0

@@ -1,0 +1,161 @@
+"""Dice showing 1: accepted only by the ones' gate, beside a trusted die of their set
+(vision.gate.twinned), and never when the lone pip has company or its face is not plain around it
+(rules ``one_crowded``, ``one_uneven``)."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import read
+from vision.faces import describe, read_face
+from vision.gate import RULES, Gate, default_gate, ruled_out, twinned
+from vision.pips import find_pips
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+def _face(n_pips=2, polarity=-1.0, lab=(240.0, 128.0, 130.0), radius=5.0, **rest) -> dict:
+    f = {
+        "n_pips": float(n_pips),
+        "polarity": polarity,
+        "face_l": lab[0],
+        "face_a": lab[1],
+        "face_b": lab[2],
+        "log_pip_radius": float(np.log(radius)),
+    }
+    f.update(rest)
+    return f
+
+
+def test_a_twin_is_an_accepted_die_of_the_same_set():
+    one = _face(1, radius=6.0)
+    two = _face(2)
+    assert twinned([one, two], [False, True]).tolist() == [True, True]
+    # not accepted, or of one pip itself: no twin
+    assert twinned([one, two], [False, False]).tolist() == [False, False]
+    assert twinned([one, _face(1)], [True, True]).tolist() == [False, False]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        _face(3, polarity=1.0),  # light pips on a dark die: another set
+        _face(3, lab=(60.0, 128.0, 130.0)),  # a dark die
+        _face(3, lab=(200.0, 170.0, 160.0)),  # a red die
+        _face(3, radius=1.5),  # pips four times smaller: a far smaller die
+        _face(3, radius=16.0),  # far larger pips: the "one" is a whole small die
+    ],
+)
+def test_a_die_of_another_set_is_no_twin(other):
+    assert not twinned([_face(1, radius=6.0), other], [False, True])[0]
+
+
+def _gate(features=("face_uniformity",)) -> Gate:
+    k = len(features)
+    return Gate(np.zeros(k), np.ones(k), np.zeros(k), 0.0, 0.9, tuple(features))
+
+
+def test_the_ones_gate_accepts_a_one_only_beside_a_twin_and_under_no_rule():
+    ones = _gate()
+    ones = Gate(ones.mean, ones.scale, ones.coef, 5.0, 0.9, ones.features)  # p = 0.993
+    gate = Gate(*[getattr(_gate(), f) for f in ("mean", "scale", "coef", "intercept")], 0.9,
+                ("face_uniformity",), ones)
+    one, two = _face(1, radius=6.0), _face(2)
+    p, ok = gate.accepted_ones([one, two], [False, True])
+    assert p[0] == pytest.approx(1 / (1 + np.exp(-5.0))) and p[1] == 0.0
+    assert ok.tolist() == [True, False]
+    # no twin accepted
+    assert not gate.accepted_ones([one, two], [False, False])[1][0]
+    for rule in RULES:
+        assert not gate.accepted_ones([dict(one, **{rule: 1.0}), two], [False, True])[1][0], rule
+    # without a ones' gate, no one is ever accepted
+    assert not _gate().accepted_ones([one, two], [False, True])[1].any()
+
+
+def test_the_shipped_gate_has_a_ones_gate_with_its_own_threshold():
+    g = default_gate()
+    assert g is not None and g.ones is not None
+    assert 0.0 < g.ones.accept < 1.0
+    assert "one_crowded" in RULES and "one_uneven" in RULES
+
+
+# --- the rules on a drawn die ---------------------------------------------------------------
+
+HALF, PIP_R = 40, 12
+
+
+def _die(corners: list[tuple[int, int]], size=(300, 300)) -> np.ndarray:
+    """A white die on a grey table, pips drawn at the given offsets from its centre."""
+    img = np.full((*size, 3), 90, np.uint8)
+    c = (150, 150)
+    cv2.rectangle(img, (c[0] - HALF, c[1] - HALF), (c[0] + HALF, c[1] + HALF), (235, 235, 235), -1)
+    for dx, dy in corners:
+        cv2.circle(img, (c[0] + dx, c[1] + dy), PIP_R, (25, 25, 25), -1)
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+def _lone_pip_face(img: np.ndarray, at: tuple[int, int], others_found: bool = True):
+    """The face read from the single blob nearest ``at``, described against all the blobs (or,
+    with ``others_found`` False, as if that blob were the only one found)."""
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    every = find_pips(img, gray=gray, max_pips=None)
+    k = int(np.argmin(np.hypot(*(every.xy - np.asarray(at, np.float32)).T)))
+    if not others_found:
+        every, k = every.take(np.array([k])), 0
+    face = read_face(img, gray, every, np.array([k]), half_side_hint=float(HALF))
+    assert face.value == 1
+    return describe(img, gray, every, [face], every=every)[0].features, len(every)
+
+
+def _refused(feats: dict) -> bool:
+    return bool(ruled_out([[feats.get(r, 0.0) for r in RULES]])[0])
+
+
+def test_a_one_alone_on_its_face_is_refused_by_no_rule():
+    feats, n = _lone_pip_face(_die([(0, 0)]), (150, 150))
+    assert n == 1
+    assert feats["one_crowded"] == 0.0 and feats["one_uneven"] == 0.0
+    assert not _refused(feats)
+
+
+OFF = 22  # PIP_OFFSET x HALF
+FOUR = [(-OFF, -OFF), (OFF, -OFF), (-OFF, OFF), (OFF, OFF)]
+
+
+def test_a_corner_pip_of_a_four_is_no_one():
+    # the four's other three pips were found: the lone corner pip has company
+    feats, n = _lone_pip_face(_die(FOUR), (150 - OFF, 150 - OFF))
+    assert n == 4 and feats["one_crowded"] >= 3
+    assert _refused(feats)
+
+
+def test_a_corner_pip_is_no_one_even_when_the_other_pips_were_missed():
+    # nothing found around it; but two sides of the square around it are off the die
+    feats, n = _lone_pip_face(_die(FOUR), (150 - OFF, 150 - OFF), others_found=False)
+    assert n == 1 and feats["one_crowded"] == 0.0
+    assert feats["one_uneven"] == 1.0
+    assert _refused(feats)
+
+
+# --- a real photo -----------------------------------------------------------------------------
+
+
+def test_a_real_one_is_accepted_beside_its_set_and_not_alone():
+    img = cv2.imread(str(SAMPLES / "matteop65-valid_45.jpg"))
+    whole = read(img)
+    assert whole.values == [1, 2, 3] and not whole.needs_confirmation
+    one = next(d for d in whole.dice if d.value == 1)
+    # paint the two and the three out with the table's colour: the one has no twin left
+    alone = img.copy()
+    table = np.median(img[:40].reshape(-1, 3), axis=0)
+    for d in whole.dice:
+        if d.value != 1:
+            x, y, w, h = d.box
+            m = int(0.4 * max(w, h))
+            alone[max(y - m, 0) : y + h + m, max(x - m, 0) : x + w + m] = table
+    got = read(alone)
+    assert got.values == []
+    still = [d for d in got.dice if abs(d.center[0] - one.center[0]) < 10]
+    assert still and all(d.value == 1 and "uncertain" in d.flags for d in still)
