@@ -387,6 +387,14 @@ def describe(
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         feats["face_beyond"] = face_beyond(f, feats["pip_shape"], rivals, centres)
         out.append(replace(f, features=feats))
+    # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
+    # never evidence for the models, only for telling the dice of one set apart (vision.gate).
+    if out:
+        bgr = np.array([pips.ring[f.pips].mean(axis=0) for f in out], np.float64)
+        bgr = np.clip(bgr, 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+        lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(float)
+        for f, (ll, aa, bb) in zip(out, lab, strict=True):
+            f.features["face_l"], f.features["face_a"], f.features["face_b"] = ll, aa, bb
     return out
 
 
@@ -757,10 +765,8 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res, every=Non
         f["row_continues"] = row_goes_on(pips, idx)
     mx, mn = float(face.max()), float(face.min())
     f["face_saturation"] = (mx - mn) / (mx + 1e-6)
-    # The face's colour (CIE Lab, OpenCV's 8-bit scale) and pip size: absolute, so never evidence
-    # for the models; a lone pip is trusted only beside a trusted die of its set (vision.gate).
-    lab = cv2.cvtColor(np.clip(face, 0, 255).astype(np.uint8).reshape(1, 1, 3), cv2.COLOR_BGR2Lab)
-    f["face_l"], f["face_a"], f["face_b"] = (float(x) for x in lab.ravel())
+    # The pips' size: absolute, so never evidence for the models; a lone pip is trusted only
+    # beside a trusted die of its set (vision.gate.twinned). Its face's colour: describe().
     f["log_pip_radius"] = float(np.log(rmed + 1e-6))
     # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.
     cells = GRID @ frame.T + centre
