@@ -385,7 +385,8 @@ def describe(
             image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual, every
         )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
-        feats["face_beyond"] = face_beyond(f, feats["pip_shape"], rivals, centres)
+        unit = typical if len(f.pips) == 1 else None
+        feats["face_beyond"] = face_beyond(f, feats["pip_shape"], rivals, centres, unit)
         out.append(replace(f, features=feats))
     # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
     # never evidence for the models, only for telling the dice of one set apart (vision.gate).
@@ -433,6 +434,7 @@ def face_beyond(
     shape: tuple[float, float, float],
     rivals: list[FaceCandidate],
     centres: np.ndarray | None = None,
+    half_side: float | None = None,
 ) -> float:
     """1.0 when ``face`` looks like a die's side face, its top face read beside it, else 0.0.
 
@@ -446,7 +448,9 @@ def face_beyond(
     squeeze is mostly the noise of pips a few pixels wide (video frames). A die lying right
     behind another gives the same picture, so such a face is not trusted either: a missing
     value is seen, a wrong one is not. ``centres``: the rivals' centres as an (n, 2) array, if
-    at hand."""
+    at hand. ``half_side``: the unit of those distances, if not the face's own (a one's size is
+    not measured but inferred from its pip, which a side view squeezes: the throw's dice give
+    it better)."""
     if len(rivals) == 0:
         return 0.0
     a, b, c = shape
@@ -458,7 +462,7 @@ def face_beyond(
         return 0.0  # squeezed across the photo: its far side is not known (or pip noise)
     if centres is None:
         centres = np.array([r.center for r in rivals], np.float64)
-    d = (centres - face.center) / face.half_side
+    d = (centres - face.center) / (half_side or face.half_side)
     along = d @ axis
     across = np.abs(d[:, 0] * axis[1] - d[:, 1] * axis[0])
     near = (along >= SIDE_FACE_REACH[0]) & (along <= SIDE_FACE_REACH[1])

@@ -77,6 +77,17 @@ def test_a_face_sharing_its_pips_or_unreadable_does_not_count():
     assert face_beyond(SIDE, VERTICAL, [sharing, unreadable]) == 0.0
 
 
+def test_a_ones_distances_are_in_the_throws_die_size():
+    # a one seen from the side: its pip is squeezed, so the half-side inferred from it (here
+    # 0.7 HS) is too small, and its top face 1.7 true half-sides up is 2.4+ of its own away
+    one = FaceCandidate(
+        np.array([0]), 1, (200.0, 300.0), np.eye(2, dtype=np.float32) * 0.7 * HS, 0.7 * HS, 0.0, {}
+    )
+    top = face([6, 7, 8], (200.0, 300.0 - 1.7 * HS), value=3)
+    assert face_beyond(one, VERTICAL, [top]) == 0.0
+    assert face_beyond(one, VERTICAL, [top], half_side=HS) == 1.0
+
+
 def test_a_face_squeezed_across_the_photo_is_left_alone():
     """The far side is not known then, and such a squeeze is mostly pip noise (video frames)."""
     across = squeezed(0.0, 0.7)
