@@ -827,9 +827,12 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res, every=Non
     f["face_uniformity"] = float(np.sort(dist[:ne])[ne // 2]) / c_div
     if n == 1:
         # A one's pip sits in the middle of a plain face: the square around it at 0.82 half-sides
-        # is of the face's colour. Around a corner pip (of a face whose other pips were missed),
-        # two of its sides are off the die.
-        f["one_uneven"] = float(f["face_uniformity"] > ONE_PLAIN_FACE)
+        # is of the face's colour (around a corner pip of a face whose other pips were missed, two
+        # of its sides are off the die), and so is the ring where a three's, five's or six's
+        # next pips would be (empty_cells_worst: the second most pip-like of its 32 points).
+        f["one_uneven"] = float(
+            f["face_uniformity"] > ONE_PLAIN_FACE or f["empty_cells_worst"] > ONE_PLAIN_FACE
+        )
     f["border_contrast"] = float(np.sort(dist[ne:])[ne // 2]) / c_div
     f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
     f["edge_alignment"] = edge_alignment(gray, frame, centre, value)

@@ -109,8 +109,9 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
 #: - ``one_crowded``: a one with a blob of its polarity and a pip's size
 #:   (``faces.ONE_CROWD_SIZE``) within ``faces.LONE_PIP_REACH`` pip radii of its pip (a two's
 #:   other pip, a dotted cloth), counted among all the photo's blobs.
-#: - ``one_uneven``: a one whose face is not of one colour around its pip (``face_uniformity``
-#:   over ``faces.ONE_PLAIN_FACE``): a corner pip of a face whose other pips were missed.
+#: - ``one_uneven``: a one whose face is not of one colour around its pip (``face_uniformity`` or
+#:   ``empty_cells_worst`` over ``faces.ONE_PLAIN_FACE``): a pip of a face whose other pips were
+#:   missed.
 RULES = ("out_of_view", "face_beyond", "row_continues", "one_crowded", "one_uneven")
 
 

@@ -139,6 +139,15 @@ def test_a_corner_pip_is_no_one_even_when_the_other_pips_were_missed():
     assert _refused(feats)
 
 
+def test_the_middle_pip_of_a_five_is_no_one_even_when_the_others_were_missed():
+    # the square around it is all face, but the ring where a five's corner pips lie is not
+    five = FOUR + [(0, 0)]
+    feats, n = _lone_pip_face(_die(five), (150, 150), others_found=False)
+    assert n == 1 and feats["one_crowded"] == 0.0
+    assert feats["face_uniformity"] < 0.5 < feats["empty_cells_worst"]
+    assert feats["one_uneven"] == 1.0 and _refused(feats)
+
+
 # --- a real photo -----------------------------------------------------------------------------
 
 
