@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -95,6 +96,11 @@ def _in_a_pattern(face: FaceCandidate) -> bool:
     return face.features.get("pips_around", 0) >= PATTERN_NEIGHBOURS
 
 
+@lru_cache(maxsize=1)
+def _warm_up() -> None:
+    cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
+
+
 def _one_pip_size(face: FaceCandidate, half_side: float) -> FaceCandidate:
     return replace(face, frame=np.eye(2, dtype=np.float32) * half_side, half_side=half_side)
 
@@ -114,17 +120,20 @@ def read(
     probability a value needs to be accepted without the "uncertain" flag (default: the model's,
     chosen on held-out data).
     """
+    # Once per process, not per photo, so outside the photo's time: loading the models, and
+    # OpenCV's first Lab conversion (it builds its tables then: about 70 ms).
+    model = model if model is not None else default_model()
+    gate = gate if gate is not None else default_gate()
+    _warm_up()
     t0 = time.perf_counter()
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     elif image.shape[2] == 4:
         image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     h, w = image.shape[:2]
-    model = model if model is not None else default_model()
     faces, scale, work, gray = candidates(image)
     p_die, p_val = score(faces, model)
     thr_accept = accept if accept is not None else (model.accept if model else 1.1)
-    gate = gate if gate is not None else default_gate()
     if gate is not None and accept is None:
         # A value is accepted when either the trees (sure on tables like the training ones) or
         # the table-independent gate (vision.gate, chosen leaving a folder out) trust it, the
