@@ -7,7 +7,10 @@ Pure functions, used by ``tools/eval.py`` (``make eval``). The words:
 - a **silent error** is an accepted die (no flag) whose value is wrong, or an accepted die where
   there is no pip die at all (a polyhedral die, clutter): the errors a player would not notice;
 - a throw is **fully right** when the accepted values are the labelled ones and nothing asks for
-  confirmation; when the label says a die must be thrown again, the reader must say so too.
+  confirmation; when the label says a die must be thrown again, the reader must say so too;
+- a throw is **wrong without asking** when the reader asks for nothing (no die to confirm, none
+  to throw again) and yet the throw is not fully right: a die missed, misread or made up, that
+  a player trusting it would score.
 
 Where a folder has boxes, predicted dice are matched one to one with labelled dice by the
 distance between centres: a pair matches when the centres are closer than
@@ -109,6 +112,7 @@ class ImageScore:
     false_flags: int  # flagged dice where there is no die at all (clutter asking to be confirmed)
     throw_right: bool | None  # None when the label is incomplete
     ms: float
+    throw_wrong: bool | None = None  # asked for nothing, yet not fully right (None: incomplete)
     raw_right: int | None = None  # found dice whose layout value is right, flag or not
     dice: list[DieOutcome] = field(default_factory=list)
     read_values: list[int] = field(default_factory=list)
@@ -190,9 +194,17 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
         false_flags=len(false_flags),
         throw_right=_throw_right(sample, reading, box_errors=bool(wrong or phantom)),
         ms=reading.ms,
+        throw_wrong=_throw_wrong(sample, reading, box_errors=bool(wrong or phantom)),
         dice=outcomes,
         read_values=reading.values,
     )
+
+
+def _throw_wrong(sample: Sample, reading: Reading, box_errors: bool) -> bool | None:
+    right = _throw_right(sample, reading, box_errors)
+    if right is None:
+        return None
+    return not right and not reading.needs_confirmation and not reading.rethrow
 
 
 def _score_values(sample: Sample, reading: Reading, training: bool) -> ImageScore:
@@ -221,6 +233,7 @@ def _score_values(sample: Sample, reading: Reading, training: bool) -> ImageScor
         false_flags=n_flagged - flagged,
         throw_right=_throw_right(sample, reading, box_errors=False),
         ms=reading.ms,
+        throw_wrong=_throw_wrong(sample, reading, box_errors=False),
         read_values=reading.values,
     )
 
@@ -243,6 +256,7 @@ class Row:
     raw_right: float | None  # of the found dice, the share whose layout value is right (any flag)
     throws_right: float | None
     throws_scored: int
+    throws_wrong: float | None  # throws wrong without asking / throws scored
     silent: float | None  # silent errors / labelled dice
     wrong: int
     phantom: int
@@ -277,6 +291,9 @@ def aggregate(folder: str, training: bool, scores: Iterable[ImageScore]) -> Row:
         else None,
         throws_right=_rate(sum(throws), len(throws)),
         throws_scored=len(throws),
+        throws_wrong=_rate(
+            sum(bool(s.throw_wrong) for s in ok if s.throw_wrong is not None), len(throws)
+        ),
         silent=_rate(sum(s.silent for s in ok), n),
         wrong=sum(s.wrong for s in ok),
         phantom=sum(s.phantom for s in ok),

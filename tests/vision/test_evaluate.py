@@ -115,6 +115,39 @@ def test_cocked_label_wants_a_rethrow():
     assert score(s, reading(die(5, 0, 0), die(2, 100, 0, flags=[COCKED]))).throw_right is True
 
 
+def test_a_throw_is_wrong_without_asking_when_nothing_is_flagged_and_it_is_not_right():
+    s = boxed((5, 0, 0), (2, 100, 0))
+    # right: not wrong
+    assert score(s, reading(die(5, 0, 0), die(2, 100, 0))).throw_wrong is False
+    # a die missed, nothing flagged: the player would score 5 alone
+    assert score(s, reading(die(5, 0, 0))).throw_wrong is True
+    # a misread, nothing flagged
+    assert score(s, reading(die(5, 0, 0), die(3, 100, 0))).throw_wrong is True
+    # the same miss with a die to confirm: the reader asked, so not wrong without asking
+    asked = score(s, reading(die(5, 0, 0), die(4, 300, 200, flags=[UNCERTAIN])))
+    assert asked.throw_right is False and asked.throw_wrong is False
+    # a die to throw again that the reader did not see as such
+    cocked = boxed((5, 0, 0), (2, 100, 0), rethrow=True)
+    assert score(cocked, reading(die(5, 0, 0), die(2, 100, 0))).throw_wrong is True
+    assert score(boxed((5, 0, 0), complete=False), reading()).throw_wrong is None
+    # values only
+    assert score(values_sample(2, 5), reading(die(5, 0, 0))).throw_wrong is True
+    assert score(values_sample(2, 5), reading(die(5, 0, 0), die(2, 50, 0))).throw_wrong is False
+
+
+def test_the_folder_row_counts_the_throws_wrong_without_asking():
+    s = boxed((5, 0, 0), (2, 100, 0))
+    scores = [
+        score(s, reading(die(5, 0, 0), die(2, 100, 0))),  # right
+        score(s, reading(die(5, 0, 0))),  # wrong without asking
+        score(s, reading(die(5, 0, 0), die(2, 100, 0, flags=[UNCERTAIN]))),  # asked
+        score(boxed((5, 0, 0), complete=False), reading()),  # not scored
+    ]
+    row = aggregate("f", False, scores)
+    assert row.throws_scored == 3
+    assert row.throws_right == pytest.approx(1 / 3) and row.throws_wrong == pytest.approx(1 / 3)
+
+
 def values_sample(*values, rethrow=False):
     return Sample(
         image=Path("k.jpg"),
