@@ -82,8 +82,10 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
 
 
 #: A lone pip with at least this many like blobs (same polarity and size) within
-#: ``faces.LONE_PIP_REACH`` pip radii is a dot of a patterned cloth or a mesh, not a die showing 1.
-#: Dropping a real 1 in a tight cluster is the price: a missing die is seen, a phantom one is not.
+#: ``faces.LONE_PIP_REACH`` pip radii may be a dot of a patterned cloth or a mesh, not a die
+#: showing 1. Such faces are reported but never accepted (:func:`read`): a real 1 in a tight
+#: cluster asks to be confirmed. (They used to be dropped, and a die dropped is a throw read
+#: without it that asks for nothing: ``make eval``'s wr.thr.)
 PATTERN_NEIGHBOURS_ONE = 3
 #: A face of several pips with at least this many like pips just outside it (1.05-2 half-sides) is
 #: part of a dotted pattern: touching dice put at most three or four pips there.
@@ -153,7 +155,10 @@ def read(
         ok |= one_ok
         p_val = np.where(ok, np.maximum(p_best, thr_accept), np.minimum(p_best, thr_accept - 1e-6))
     thr_die = model.die_threshold if model else 0.5
-    keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die and not _in_a_pattern(f)]
+    keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
+    for i in keep:
+        if _in_a_pattern(faces[i]):  # maybe a dot of a patterned cloth: ask, never accept
+            p_val[i] = min(p_val[i], thr_accept - 1e-6)
     kept = [faces[i] for i in keep]
     cocked = geometry.cocked_flags(kept, (work.shape[1], work.shape[0]))
     if area is not None:
