@@ -156,10 +156,12 @@ def read(
         p_val = np.where(ok, np.maximum(p_best, thr_accept), np.minimum(p_best, thr_accept - 1e-6))
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
-    for i in keep:
-        if _in_a_pattern(faces[i]):  # maybe a dot of a patterned cloth: ask, never accept
-            p_val[i] = min(p_val[i], thr_accept - 1e-6)
-    kept = [faces[i] for i in keep]
+    dotted = {i for i in keep if _in_a_pattern(faces[i])}
+    for i in dotted:  # maybe a dot of a patterned cloth: ask, never accept
+        p_val[i] = min(p_val[i], thr_accept - 1e-6)
+    # The table plane, the playing area and the surfaces are judged on the other faces alone.
+    solid = [i for i in keep if i not in dotted]
+    kept = [faces[i] for i in solid]
     cocked = geometry.cocked_flags(kept, (work.shape[1], work.shape[0]))
     if area is not None:
         poly = np.asarray(area, np.float64).reshape(-1, 2) * scale
@@ -168,14 +170,15 @@ def read(
     off = geometry.off_table_flags(kept, poly, given=area is not None)
     if area is None:
         off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
+    cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
     dice = []
     inv = 1.0 / scale
-    for k, i in enumerate(keep):
+    for i in keep:
         f = faces[i]
         flags = []
-        if cocked[k]:
+        if cocked.get(i):
             flags.append(COCKED)
-        if off[k]:
+        if off.get(i):
             flags.append(OFF_TABLE)
         conf = float(p_val[i]) if f.value is not None else float(p_die[i]) * 0.5
         if f.value is None or conf < thr_accept:
