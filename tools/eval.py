@@ -94,6 +94,7 @@ def run(samples: list[D.Sample], read: Callable, train: set[str]) -> list[ImageS
             log.warning("%s: %s: %s", s.name, type(e).__name__, e)
             sc = score(s, Reading(img.shape[1], img.shape[0], ()), training)
             sc.error = f"{type(e).__name__}: {e}"
+            sc.throw_wrong = None  # it asked nothing because it read nothing: not scored
             scores.append(sc)
             continue
         ms = (time.perf_counter() - t0) * 1000

@@ -101,9 +101,13 @@ def fit_ones(parts: list[dict]) -> Gate:
 
 def ones_read(g: Gate, ones: Gate, d: dict) -> np.ndarray:
     """p(right) of every face of ``d`` under the ones' gate as ``vision.read`` uses it: 0 for a
-    face that is not a one, that a rule refuses, or that has no twin among the faces the main gate
-    ``g`` accepts (at ``g.accept``; the trees' acceptances are not replayed here)."""
-    p_main = _p_read(g, d)
+    face that is not a one, that is refused (:func:`_refused`), or that has no twin among the
+    faces the main gate ``g`` accepts (at ``g.accept``). read() asks more of a twin: accepted by
+    the trees or the gate, reported, and flagged neither cocked nor off the table; the trees and
+    the flags are not replayed here."""
+    p_main = g.p([dict(zip(GATE_FEATURES, r, strict=True)) for r in d["X"][:, COLS]])
+    refused = _refused(d, p_main)
+    p_main[refused] = 0.0
     # every p counts here (threshold -1): the twin and the rules alone decide
     probe = Gate(g.mean, g.scale, g.coef, g.intercept, g.accept, g.features,
                  Gate(ones.mean, ones.scale, ones.coef, ones.intercept, -1.0, ones.features))
@@ -115,27 +119,33 @@ def ones_read(g: Gate, ones: Gate, d: dict) -> np.ndarray:
         rows = d["X"][m][:, : len(FEATURE_NAMES)]
         feats = [dict(zip(FEATURE_NAMES, r, strict=True)) for r in rows]
         p, ok = probe.accepted_ones(feats, p_main[m] > g.accept)
-        out[m] = np.where(ok & (d["value"][m] == 1), p, 0.0)
+        out[m] = np.where(ok & (d["value"][m] == 1) & ~refused[m], p, 0.0)
     return out
 
 
 def no_wrong_threshold(p: np.ndarray, right: np.ndarray) -> float:
-    """The lowest threshold (accept p > t, p > 0) below which the surest faces are all right."""
+    """The lowest threshold t (accept p > t; faces at p 0 are refused) such that every face
+    above it is right."""
     return safe_threshold(p[p > 0], right[p > 0], 1, budget=0.0)
 
 
-def _p_read(g: Gate, d: dict) -> np.ndarray:
-    """p(right) of every face of ``d`` as ``vision.read`` uses it: 0 for a face refused for its
-    size (:func:`vision.gate.size_outliers`, photo by photo, judged on the gate's own p as read()
-    does) or by a rule (:func:`vision.gate.ruled_out`: cut by the photo's edge, maybe a side
-    face, a row of pips that goes on)."""
-    p = g.p([dict(zip(GATE_FEATURES, r, strict=True)) for r in d["X"][:, COLS]])
+def _refused(d: dict, p: np.ndarray) -> np.ndarray:
+    """The faces of ``d`` that ``vision.read`` never accepts, whatever a gate says: refused for
+    their size (:func:`vision.gate.size_outliers`, photo by photo, judged on the gate's ``p`` as
+    read() does) or by a rule (:func:`vision.gate.ruled_out`: cut by the photo's edge, maybe a
+    side face, a row of pips that goes on, a one with company)."""
     refused = ruled_out(d["X"][:, RULE_COLS])
     log_size, groups = d["X"][:, SIZE_COL], d["group"]
     for k in np.unique(groups):
         m = groups == k
         refused[np.flatnonzero(m)[size_outliers(log_size[m], d["value"][m], p[m])]] = True
-    p[refused] = 0.0
+    return refused
+
+
+def _p_read(g: Gate, d: dict) -> np.ndarray:
+    """p(right) of every face of ``d`` as ``vision.read`` uses it: 0 for a refused face."""
+    p = g.p([dict(zip(GATE_FEATURES, r, strict=True)) for r in d["X"][:, COLS]])
+    p[_refused(d, p)] = 0.0
     return p
 
 

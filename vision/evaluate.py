@@ -178,6 +178,7 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
     # a flagged polyhedral die is what the issue asks for; a flag on bare table is a false alarm
     false_flags = [j for j in rest if j not in on_ignored and j not in on_others and preds[j].flags]
     accepted = sum(1 for j, d in enumerate(preds) if not d.flags and j not in on_ignored)
+    right_throw = _throw_right(sample, reading, box_errors=bool(wrong or phantom))
     return ImageScore(
         name=sample.name,
         folder=sample.folder,
@@ -192,19 +193,19 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
         on_others=sum(1 for j in phantom if j in on_others),
         accepted=accepted,
         false_flags=len(false_flags),
-        throw_right=_throw_right(sample, reading, box_errors=bool(wrong or phantom)),
+        throw_right=right_throw,
         ms=reading.ms,
-        throw_wrong=_throw_wrong(sample, reading, box_errors=bool(wrong or phantom)),
+        throw_wrong=_throw_wrong(right_throw, reading),
         dice=outcomes,
         read_values=reading.values,
     )
 
 
-def _throw_wrong(sample: Sample, reading: Reading, box_errors: bool) -> bool | None:
-    right = _throw_right(sample, reading, box_errors)
-    if right is None:
+def _throw_wrong(throw_right: bool | None, reading: Reading) -> bool | None:
+    """Asked for nothing, yet not fully right (None when the label is incomplete)."""
+    if throw_right is None:
         return None
-    return not right and not reading.needs_confirmation and not reading.rethrow
+    return not throw_right and not reading.needs_confirmation and not reading.rethrow
 
 
 def _score_values(sample: Sample, reading: Reading, training: bool) -> ImageScore:
@@ -218,6 +219,7 @@ def _score_values(sample: Sample, reading: Reading, training: bool) -> ImageScor
     # far as there are such; flags beyond those are false alarms (or flagged polyhedral dice)
     n_flagged = sum(1 for d in reading.dice if d.flags)
     flagged = min(n_flagged, len(sample.dice) - right)
+    right_throw = _throw_right(sample, reading, box_errors=False)
     return ImageScore(
         name=sample.name,
         folder=sample.folder,
@@ -231,9 +233,9 @@ def _score_values(sample: Sample, reading: Reading, training: bool) -> ImageScor
         on_others=0,
         accepted=n_acc,
         false_flags=n_flagged - flagged,
-        throw_right=_throw_right(sample, reading, box_errors=False),
+        throw_right=right_throw,
         ms=reading.ms,
-        throw_wrong=_throw_wrong(sample, reading, box_errors=False),
+        throw_wrong=_throw_wrong(right_throw, reading),
         read_values=reading.values,
     )
 
@@ -291,9 +293,7 @@ def aggregate(folder: str, training: bool, scores: Iterable[ImageScore]) -> Row:
         else None,
         throws_right=_rate(sum(throws), len(throws)),
         throws_scored=len(throws),
-        throws_wrong=_rate(
-            sum(bool(s.throw_wrong) for s in ok if s.throw_wrong is not None), len(throws)
-        ),
+        throws_wrong=_rate(sum(bool(s.throw_wrong) for s in ok), len(throws)),
         silent=_rate(sum(s.silent for s in ok), n),
         wrong=sum(s.wrong for s in ok),
         phantom=sum(s.phantom for s in ok),

@@ -488,9 +488,11 @@ def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return img[yi, xi].astype(np.float32)
 
 
-#: Feature names, in the order of the vector the confidence model takes. Nothing here is in
-#: pixels or absolute colour (the die size and the dice's colour differ from table to table):
-#: every feature is a ratio to the pips' own size and contrast.
+#: Feature names, in the order of the vector the confidence model takes. Nearly every feature is
+#: a ratio to the pips' own size and contrast, nothing in pixels or absolute colour (the die size
+#: and the dice's colour differ from table to table). The exceptions, ``face_l``, ``face_a``,
+#: ``face_b`` and ``log_pip_radius``, only tell the dice of one set apart (vision.gate.twinned)
+#: and are never evidence for either model (tools/train.py, NOT_FOR_TREES).
 FEATURE_NAMES = (
     "n_pips",
     "residual",

@@ -18,7 +18,8 @@ threshold is the one chosen by leaving a whole licensed folder out, so that no h
 had more than 0.1% of its dice accepted with a wrong value (and kamilpiechowiak, values only,
 none).
 
-A face of one pip has no layout to check, and the gate above never trusts one: a lone blob may be
+A face of one pip has no layout to check, and neither the gate above nor the trees may accept
+one: a lone blob may be
 a speck, a glyph on a key or the pip of a face whose other pips were missed. A one is accepted
 only by its own logistic gate (:data:`ONE_FEATURES`, ``Gate.ones``) and only beside a *twin*: a
 die of two pips or more that is accepted in the same photo, of the same polarity, face colour and
@@ -56,8 +57,8 @@ GATE_FEATURES = (
 
 #: The ones' gate: measurements of the face around the lone pip and of the pip itself (how plain
 #: the face is, how round, even and strong the pip is, how big against the throw's dice), and
-#: ``one_far_ring``: the pip colour found where a four's or a six's next pip would be, if the lone
-#: pip were a corner pip of a face whose other pips were missed.
+#: ``one_far_ring``: the pip colour found where a four's, five's or six's next pip would be, if
+#: the lone pip were a corner pip of a face whose other pips were missed.
 ONE_FEATURES = (
     "face_uniformity",
     "empty_cells_worst",
@@ -122,8 +123,8 @@ TWIN_FEATURES = ("face_l", "face_a", "face_b", "log_pip_radius")
 #: one set under one light, allowing for shading across the photo. Chosen before measuring; 20
 #: and 45 gave about the same figures.
 TWIN_COLOUR = 30.0
-#: ... and its pips are this many times smaller to larger than the one's pip: a one's pip is often
-#: larger than the other faces' pips, and a whole die taken for a pip is 3-4 times larger.
+#: ... and the one's pip is this many times the twin's pips in radius, smallest to largest: a one's
+#: pip is often larger than the other faces' pips, and a whole die taken for a pip is 3-4 times.
 TWIN_RADIUS = (0.6, 2.5)
 
 

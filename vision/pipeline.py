@@ -85,7 +85,9 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
 #: ``faces.LONE_PIP_REACH`` pip radii may be a dot of a patterned cloth or a mesh, not a die
 #: showing 1. Such faces are reported but never accepted (:func:`read`): a real 1 in a tight
 #: cluster asks to be confirmed. (They used to be dropped, and a die dropped is a throw read
-#: without it that asks for nothing: ``make eval``'s wr.thr.)
+#: without it that asks for nothing: ``make eval``'s wr.thr.) A lone pip that sits in a regular
+#: lattice of like blobs all around it (:func:`vision.faces.lattice`) is still dropped in
+#: :func:`candidates`: no die shows that.
 PATTERN_NEIGHBOURS_ONE = 3
 #: A face of several pips with at least this many like pips just outside it (1.05-2 half-sides) is
 #: part of a dotted pattern: touching dice put at most three or four pips there.
@@ -136,29 +138,24 @@ def read(
     faces, scale, work, gray = candidates(image)
     p_die, p_val = score(faces, model)
     thr_accept = accept if accept is not None else (model.accept if model else 1.1)
-    if gate is not None and accept is None:
+    feats = [f.features for f in faces]
+    use_gate = gate is not None and accept is None
+    if use_gate:
         # A value is accepted when either the trees (sure on tables like the training ones) or
         # the table-independent gate (vision.gate, chosen leaving a folder out) trust it, the
         # face is of the size of the throw's other trusted dice, and no rule refuses it
-        # (vision.gate.RULES: cut by the photo's edge, maybe a side face, a row that goes on).
-        p_gate = gate.p([f.features for f in faces])
-        outlier = size_outliers(
-            [f.features.get("size_vs_others", 0.0) for f in faces],
-            [f.value or 0 for f in faces],
-            p_gate,
-        ) | ruled_out(rule_values([f.features for f in faces]))
-        ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~outlier
-        # A one, by the ones' gate, beside a trusted die of its set (vision.gate.twinned).
-        p_one, one_ok = gate.accepted_ones([f.features for f in faces], ok)
-        one_ok &= np.array([f.value == 1 for f in faces], bool)
-        p_best = np.maximum(np.maximum(p_gate, p_val), p_one)
-        ok |= one_ok
-        p_val = np.where(ok, np.maximum(p_best, thr_accept), np.minimum(p_best, thr_accept - 1e-6))
+        # (vision.gate.RULES: cut by the photo's edge, maybe a side face, a row that goes on, a
+        # one with company). A one is left to the ones' gate, below.
+        p_gate = gate.p(feats)
+        refused = size_outliers(
+            [f.get("size_vs_others", 0.0) for f in feats], [f.value or 0 for f in faces], p_gate
+        ) | ruled_out(rule_values(feats))
+        is_one = np.array([f.value == 1 for f in faces], bool)
+        ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~refused & ~is_one
+        p_val = np.maximum(p_gate, p_val)
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
     dotted = {i for i in keep if _in_a_pattern(faces[i])}
-    for i in dotted:  # maybe a dot of a patterned cloth: ask, never accept
-        p_val[i] = min(p_val[i], thr_accept - 1e-6)
     # The table plane, the playing area and the surfaces are judged on the other faces alone.
     solid = [i for i in keep if i not in dotted]
     kept = [faces[i] for i in solid]
@@ -171,6 +168,17 @@ def read(
     if area is None:
         off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
+    if use_gate:
+        # A one, by the ones' gate, beside a twin of its set among the dice accepted with no flag
+        # (vision.gate.twinned).
+        sure = np.zeros(len(faces), bool)
+        sure[np.array([i for i in solid if ok[i] and not cocked[i] and not off[i]], int)] = True
+        p_one, one_ok = gate.accepted_ones(feats, sure)
+        ok |= one_ok & is_one & ~refused
+        p_val = np.maximum(p_val, p_one)
+        p_val = np.where(ok, np.maximum(p_val, thr_accept), np.minimum(p_val, thr_accept - 1e-6))
+    for i in dotted:  # maybe a dot of a patterned cloth: ask, never accept
+        p_val[i] = min(p_val[i], thr_accept - 1e-6)
     dice = []
     inv = 1.0 / scale
     for i in keep:

@@ -44,8 +44,8 @@ def test_a_twin_is_an_accepted_die_of_the_same_set():
         _face(3, polarity=1.0),  # light pips on a dark die: another set
         _face(3, lab=(60.0, 128.0, 130.0)),  # a dark die
         _face(3, lab=(200.0, 170.0, 160.0)),  # a red die
-        _face(3, radius=1.5),  # pips four times smaller: a far smaller die
-        _face(3, radius=16.0),  # far larger pips: the "one" is a whole small die
+        _face(3, radius=1.5),  # the one's pip is 4 times these: a whole small die taken for a pip
+        _face(3, radius=16.0),  # the one's pip is far smaller: another, far larger die
     ],
 )
 def test_a_die_of_another_set_is_no_twin(other):
@@ -168,3 +168,47 @@ def test_a_real_one_is_accepted_beside_its_set_and_not_alone():
     assert got.values == []
     still = [d for d in got.dice if abs(d.center[0] - one.center[0]) < 10]
     assert still and all(d.value == 1 and "uncertain" in d.flags for d in still)
+
+
+# --- in the whole reader --------------------------------------------------------------------
+
+PHOTOS = sorted(SAMPLES.glob("*.jpg")) + sorted((SAMPLES / "rendered").glob("*.jpg"))
+WITH_ONES = [p for p in PHOTOS if 1 in read(cv2.imread(str(p))).values]
+
+
+def test_some_sample_photos_have_an_accepted_one():
+    assert len(WITH_ONES) >= 5
+
+
+@pytest.mark.parametrize("path", WITH_ONES, ids=lambda p: p.stem)
+def test_an_accepted_one_has_a_twin_accepted_in_the_same_reading(path):
+    reading = read(cv2.imread(str(path)))
+    assert any(v >= 2 for v in reading.values), reading.values
+
+
+@pytest.mark.parametrize("path", WITH_ONES, ids=lambda p: p.stem)
+def test_without_the_ones_gate_no_one_is_accepted(path):
+    # the trees, sure as they may be on the tables they were trained on, never accept a one
+    from dataclasses import replace
+
+    gate = replace(default_gate(), ones=None)
+    assert 1 not in read(cv2.imread(str(path)), gate=gate).values
+
+
+def test_a_ones_side_face_distances_are_in_the_throws_die_size(monkeypatch):
+    import vision.faces as faces
+
+    seen = []
+    real = faces.face_beyond
+
+    def spy(face, shape, rivals, centres=None, half_side=None):
+        seen.append((len(face.pips), face.half_side, half_side))
+        return real(face, shape, rivals, centres, half_side)
+
+    monkeypatch.setattr(faces, "face_beyond", spy)
+    read(cv2.imread(str(SAMPLES / "matteop65-valid_45.jpg")))
+    ones = [s for s in seen if s[0] == 1]
+    others = [s[1] for s in seen if 2 <= s[0] <= 6]
+    assert ones and others
+    assert all(unit == pytest.approx(float(np.median(others))) for _, _, unit in ones)
+    assert all(unit is None for n, _, unit in seen if n >= 2)
