@@ -2,7 +2,8 @@
 """Measure ``vision.read`` on every labelled photo folder: ``make eval``.
 
 One row per folder (each is one camera, one set of dice, one table): per-die recall and
-precision, throws fully right, the silent-error rate, flagged dice and the median ms. Folders
+precision, throws fully right, throws wrong without asking, the silent-error rate, flagged dice
+and the median ms. Folders
 the model was trained on are reported apart, as training figures. Also writes, under ``--out``
 (default ``out/eval/``): ``accuracy.png`` (accuracy by folder and by die size), ``results.json``
 and ``images.csv`` (one line per photo, to find the failures).
