@@ -640,6 +640,8 @@ _EDGE = np.concatenate(
 _GREY = np.array([0.114, 0.587, 0.299])
 
 
+#: Blobs "like" a pip, for the pattern tests: 0.7-1.4 times its radius.
+LIKE_SIZE = (0.7, 1.4)
 #: A lone pip is a dot of a regular pattern (a polka-dot cloth, a mesh) when at least this many
 #: like blobs lie at its nearest neighbour's distance (within LATTICE_TOLERANCE), all around it.
 LATTICE_NEIGHBOURS = 4
@@ -663,8 +665,8 @@ def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray
     rr = pips.radius[None, :] / r
     like = (
         (pips.polarity[None, :] == np.asarray(polarity)[:, None])
-        & (rr > 0.7)
-        & (rr < 1.4)
+        & (rr > LIKE_SIZE[0])
+        & (rr < LIKE_SIZE[1])
         & (dist > 0.5)
         & (dist < LATTICE_REACH * r)
     )
@@ -698,8 +700,6 @@ def pip_shape(axes: np.ndarray, angle_deg: np.ndarray) -> tuple[float, float, fl
     return a / det, b / det, c / det
 
 
-#: Blobs "like" a pip for the pattern test: 0.7-1.4 times its radius.
-LIKE_SIZE = (0.7, 1.4)
 #: Blobs that may be other pips of the face a lone pip belongs to: a one's pip is often larger
 #: than the other faces' pips, and missed pips are found as fragments or merged with glare.
 ONE_CROWD_SIZE = (0.4, 2.5)
@@ -797,9 +797,7 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res, every=Non
             f["empty_cells_worst"] = float(np.sort(empt)[-2])
             f["empty_cells_mean"] = float(empt.mean())
             far = _RING_FAR * hs + centre
-            xf = np.clip(np.rint(far[:, 0]).astype(np.int32), 0, w - 1)
-            yf = np.clip(np.rint(far[:, 1]).astype(np.int32), 0, h - 1)
-            far_g = (gray[yf, xf].astype(np.float32) - face_g) * pol / c_div
+            far_g = (_sample(gray, far[:, 0], far[:, 1]) - face_g) * pol / c_div
             f["one_far_ring"] = float(np.sort(far_g)[-2])
         else:
             empt = pipness[~occ]
@@ -816,7 +814,8 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res, every=Non
             # like pips just outside the face: a polka-dot cloth or a mesh, not a die on a table
             reach = np.abs(local).max(axis=1)
             rr = pips.radius / (rmed + 1e-6)
-            like = (pips.polarity == pips.polarity[idx][0]) & (rr > 0.7) & (rr < 1.4)
+            like = (LIKE_SIZE[0] < rr) & (rr < LIKE_SIZE[1])
+            like &= pips.polarity == pips.polarity[idx][0]
             f["pips_around"] = float(((reach > 1.05) & (reach < 2.0) & like).sum())
     else:
         f["empty_cells_worst"] = 1.0
