@@ -12,6 +12,7 @@ to keep a tiny thumbnail of every frame the page encodes, and matches it to the 
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -104,50 +105,58 @@ def server(clip, tmp_path_factory):
         yield url
 
 
-def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_moves(clip, server):
-    path, plan, _, (a, b), clip_thumbs = clip
-    game = api(server, "POST", "/api/games", {"preset": "keeling", "players": ["Alf", "Bee"]})
+@contextmanager
+def live_page(video: Path, url: str, height: int):
+    """The live page at ``url`` in headless Chromium, with ``video`` as its camera."""
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=str(CHROMIUM),
             headless=True,
-            args=FLAGS + [f"--use-file-for-fake-video-capture={path}"],
+            args=FLAGS + [f"--use-file-for-fake-video-capture={video}"],
         )
         try:
-            page = browser.new_page(viewport={"width": 900, "height": 700})
+            page = browser.new_page(viewport={"width": 900, "height": height})
             page.add_init_script(THUMBS_JS)
-            page.goto(f"{server}/live.html#game={game['id']}&token={game['token']}")
-            # the first throw, then the second (their faces and the maximum)
-            page.wait_for_function(SHOWS.format("".join(map(str, a.values))), timeout=20000)
-            first = {
-                "read": page.inner_text("[data-testid=live-read]"),
-                "max": page.get_attribute("[data-testid=live-max]", "data-max"),
-                "keeps": page.locator("[data-testid=live-keeps] li").count(),
-                "labels": page.locator("[data-testid=live-die]").count(),
-                "rules": page.inner_text("[data-testid=live-rules]"),
-            }
-            # one tap confirms the throw into the game (its frame is stored as the photo)
-            page.click("[data-testid=live-confirm]")
-            page.wait_for_function(
-                "document.querySelector('[data-testid=live-note]').dataset.confirmed === '1'",
-                timeout=10000,
-            )
-            page.wait_for_timeout(500)  # more frames of the same throw: the note stays
-            confirmed_note = page.inner_text("[data-testid=live-note]")
-            page.wait_for_function(SHOWS.format("".join(map(str, b))), timeout=20000)
-            second = {
-                "read": page.inner_text("[data-testid=live-read]"),
-                "again": page.locator(COCKED).all_inner_texts(),
-                "rethrow": page.locator("[data-testid=live-rethrow]").is_visible(),
-                "confirm": page.locator("[data-testid=live-confirm]").is_visible(),
-            }
-            live = page.evaluate("window.zilchLive")
-            thumbs = page.evaluate("window.__thumbs")
-            start = page.evaluate("window.zilchLive.videoStart")
-            error = page.locator("[data-testid=live-error]")
-            assert error.is_hidden()
+            page.goto(url)
+            yield page
         finally:
             browser.close()
+
+
+def test_the_camera_view_shows_each_throw_once_it_settles_and_nothing_while_it_moves(clip, server):
+    path, plan, _, (a, b), clip_thumbs = clip
+    game = api(server, "POST", "/api/games", {"preset": "keeling", "players": ["Alf", "Bee"]})
+    url = f"{server}/live.html#game={game['id']}&token={game['token']}"
+    with live_page(path, url, height=700) as page:
+        # the first throw, then the second (their faces and the maximum)
+        page.wait_for_function(SHOWS.format("".join(map(str, a.values))), timeout=20000)
+        first = {
+            "read": page.inner_text("[data-testid=live-read]"),
+            "max": page.get_attribute("[data-testid=live-max]", "data-max"),
+            "keeps": page.locator("[data-testid=live-keeps] li").count(),
+            "labels": page.locator("[data-testid=live-die]").count(),
+            "rules": page.inner_text("[data-testid=live-rules]"),
+        }
+        # one tap confirms the throw into the game (its frame is stored as the photo)
+        page.click("[data-testid=live-confirm]")
+        page.wait_for_function(
+            "document.querySelector('[data-testid=live-note]').dataset.confirmed === '1'",
+            timeout=10000,
+        )
+        page.wait_for_timeout(500)  # more frames of the same throw: the note stays
+        confirmed_note = page.inner_text("[data-testid=live-note]")
+        page.wait_for_function(SHOWS.format("".join(map(str, b))), timeout=20000)
+        second = {
+            "read": page.inner_text("[data-testid=live-read]"),
+            "again": page.locator(COCKED).all_inner_texts(),
+            "rethrow": page.locator("[data-testid=live-rethrow]").is_visible(),
+            "confirm": page.locator("[data-testid=live-confirm]").is_visible(),
+        }
+        live = page.evaluate("window.zilchLive")
+        thumbs = page.evaluate("window.__thumbs")
+        start = page.evaluate("window.zilchLive.videoStart")
+        error = page.locator("[data-testid=live-error]")
+        assert error.is_hidden()
 
     from scorer import get_rules, options
 
@@ -217,25 +226,14 @@ def test_the_camera_view_with_the_real_reader(tmp_path):
     clip_thumbs = thumbnails(frames)
     with (
         serving(app_module.create_app(tmp_path / "zilch.db")) as url,
-        playwright_api.sync_playwright() as p,
+        live_page(out, f"{url}/live.html#rules=keeling", height=800) as page,
     ):
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=FLAGS + [f"--use-file-for-fake-video-capture={out}"],
-        )
-        try:
-            page = browser.new_page(viewport={"width": 900, "height": 800})
-            page.add_init_script(THUMBS_JS)
-            page.goto(f"{url}/live.html#rules=keeling")
-            page.wait_for_function(SHOWS.format("".join(map(str, a.values))), timeout=20000)
-            first_max = page.get_attribute("[data-testid=live-max]", "data-max")
-            page.wait_for_function(SHOWS.format("".join(map(str, b.values))), timeout=20000)
-            live = page.evaluate("window.zilchLive")
-            thumbs = page.evaluate("window.__thumbs")
-            start = page.evaluate("window.zilchLive.videoStart")
-        finally:
-            browser.close()
+        page.wait_for_function(SHOWS.format("".join(map(str, a.values))), timeout=20000)
+        first_max = page.get_attribute("[data-testid=live-max]", "data-max")
+        page.wait_for_function(SHOWS.format("".join(map(str, b.values))), timeout=20000)
+        live = page.evaluate("window.zilchLive")
+        thumbs = page.evaluate("window.__thumbs")
+        start = page.evaluate("window.zilchLive.videoStart")
     from scorer import get_rules, options
 
     assert first_max == str(int(options("".join(map(str, a.values)), get_rules("keeling")).max))

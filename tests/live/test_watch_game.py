@@ -37,26 +37,19 @@ def setup(tmp_path_factory):
     return clip, labelled, (a, b), tmp
 
 
+def watch_into(clip, game_id: str, token: str, server: str) -> int:
+    """``zilch watch --video CLIP --json --game ID --token T --server URL``: its exit status."""
+    argv = ["watch", "--video", str(clip), "--json", "--game", game_id, "--token", token]
+    return cli_main.main([*argv, "--server", server])
+
+
 def test_each_throw_is_posted_into_the_game(setup, monkeypatch, capsys):
     clip, labelled, (a, b), tmp = setup
     app = app_module.create_app(tmp / "zilch.db", reader=LabelledReader(labelled))
     monkeypatch.setattr(watch_cmd, "frame_reader", lambda: clips.LabelReader(labelled))
     with serving(app) as url:
         game = api(url, "POST", "/api/games", {"preset": "keeling", "players": ["Alf", "Bee"]})
-        code = cli_main.main(
-            [
-                "watch",
-                "--video",
-                str(clip),
-                "--json",
-                "--game",
-                game["id"],
-                "--token",
-                game["token"],
-                "--server",
-                url,
-            ]
-        )
+        code = watch_into(clip, game["id"], game["token"], url)
         out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         first = api(url, "GET", f"/api/games/{game['id']}/throws/1")
         state = api(url, "GET", f"/api/games/{game['id']}")
@@ -82,20 +75,7 @@ def test_a_wrong_token_stops_the_watch_with_one_line(setup, capsys):
         with unittest.mock.patch.object(
             watch_cmd, "frame_reader", lambda: clips.LabelReader(labelled)
         ):
-            code = cli_main.main(
-                [
-                    "watch",
-                    "--video",
-                    str(clip),
-                    "--json",
-                    "--game",
-                    game["id"],
-                    "--token",
-                    "not-the-token",
-                    "--server",
-                    url,
-                ]
-            )
+            code = watch_into(clip, game["id"], "not-the-token", url)
     captured = capsys.readouterr()
     assert code == 2
     assert captured.out == ""
