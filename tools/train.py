@@ -221,6 +221,11 @@ def out_of_fold(d: dict, folds: int) -> tuple[np.ndarray, np.ndarray]:
     return raw_die, raw_val
 
 
+#: Neither the trees nor the main gate ever accept a one (``vision.read`` leaves ones to the ones'
+#: gate, beside a twin): their thresholds and figures count the faces of at least this many pips.
+MIN_PIPS_ACCEPTED = 2
+
+
 def _lowest_accept(wrong: np.ndarray, p_val: np.ndarray, d: dict, budget: float) -> float:
     """Lowest threshold (on a 0.0005 grid) keeping the ``wrong`` faces accepted at it within
     ``budget`` of the labelled dice."""
@@ -233,7 +238,7 @@ def _lowest_accept(wrong: np.ndarray, p_val: np.ndarray, d: dict, budget: float)
 
 def choose_accept(p_die, p_val, d: dict, budget: float) -> float:
     """Lowest threshold keeping accepted wrong values within ``budget`` of the labelled dice."""
-    reported = (p_die >= DIE_THRESHOLD) & (d["value"] > 0)
+    reported = (p_die >= DIE_THRESHOLD) & (d["value"] >= MIN_PIPS_ACCEPTED)
     return _lowest_accept(reported & ~d["right"], p_val, d, budget)
 
 
@@ -252,7 +257,7 @@ def beyond_label(order: np.ndarray, d: dict, labels: list[list[int]]) -> np.ndar
 def choose_accept_values(p_die, p_val, d: dict, labels: list[list[int]], budget: float) -> float:
     """:func:`choose_accept` on a folder of values only: an accepted value beyond its photo's
     label is wrong, counted the surest first."""
-    reported = np.flatnonzero((p_die >= DIE_THRESHOLD) & (d["value"] > 0))
+    reported = np.flatnonzero((p_die >= DIE_THRESHOLD) & (d["value"] >= MIN_PIPS_ACCEPTED))
     reported = reported[np.argsort(-p_val[reported], kind="stable")]
     wrong = np.zeros(len(p_val), bool)
     wrong[reported] = beyond_label(reported, d, labels)
@@ -265,7 +270,7 @@ def figures(p_die, p_val, d: dict, accept: float, mask: np.ndarray | None = None
     if mask is None:
         mask = np.ones(len(p_die), bool)
     reported = (p_die >= DIE_THRESHOLD) & mask
-    accepted = reported & (d["value"] > 0) & (p_val >= accept)
+    accepted = reported & (d["value"] >= MIN_PIPS_ACCEPTED) & (p_val >= accept)
     n = max(int(n_dice if n_dice is not None else d["n_dice"]), 1)
     right = int((accepted & d["right"]).sum())
     wrong = int((accepted & ~d["right"]).sum())

@@ -150,8 +150,11 @@ def _p_read(g: Gate, d: dict) -> np.ndarray:
 
 
 def gated(g: Gate, d: dict) -> tuple[np.ndarray, np.ndarray]:
-    """p(right) of the read faces of a folder with boxes, and whether each is right."""
-    v = d["value"] > 0
+    """p(right) of the faces of 2-6 pips of a folder with boxes, and whether each is right.
+
+    A one is never accepted by this gate (only by the ones' gate beside a twin), so its p here
+    must not set this gate's threshold."""
+    v = d["value"] >= T.MIN_PIPS_ACCEPTED
     return _p_read(g, d)[v], d["right"][v]
 
 
@@ -163,7 +166,7 @@ def gated_values(g: Gate, d: dict, labels: list[list[int]]) -> tuple[np.ndarray,
     no tie this counts the accepted wrong values exactly as the eval does.
     """
     p = _p_read(g, d)
-    v = np.flatnonzero(d["value"] > 0)
+    v = np.flatnonzero(d["value"] >= T.MIN_PIPS_ACCEPTED)
     v = v[np.argsort(-p[v], kind="stable")]
     return p[v], ~T.beyond_label(v, d, labels)
 
