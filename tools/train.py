@@ -226,14 +226,23 @@ def out_of_fold(d: dict, folds: int) -> tuple[np.ndarray, np.ndarray]:
 MIN_PIPS_ACCEPTED = 2
 
 
+class NoSafeThreshold(ValueError):
+    """No threshold keeps the trees' accepted wrong values within the budget."""
+
+
 def _lowest_accept(wrong: np.ndarray, p_val: np.ndarray, d: dict, budget: float) -> float:
     """Lowest threshold (on a 0.0005 grid) keeping the ``wrong`` faces accepted at it within
-    ``budget`` of the labelled dice."""
+    ``budget`` of the labelled dice. Raises :class:`NoSafeThreshold` when none does: the trees
+    are then sure of wrong values (it used to fall back to 0.999 silently, which accepted them)."""
     n = max(int(d["n_dice"]), 1)
     for t in np.round(np.arange(0.50, 0.99995, 0.0005), 5):
         if (wrong & (p_val >= t)).sum() <= budget * n:
             return float(t)
-    return 0.999
+    worst = np.sort(p_val[wrong])[::-1][: int(budget * n) + 1]
+    raise NoSafeThreshold(
+        f"no threshold keeps accepted wrong values within {budget:.2%} of {n} dice: "
+        f"wrong values at p = {', '.join(f'{p:.4f}' for p in worst)}"
+    )
 
 
 def choose_accept(p_die, p_val, d: dict, budget: float) -> float:
@@ -336,7 +345,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     oof_die = np.interp(raw_die, heads["die"]["iso_x"], heads["die"]["iso_y"])
     oof_val = np.interp(raw_val, heads["value"]["iso_x"], heads["value"]["iso_y"])
-    accept = choose_accept(oof_die, oof_val, d, SILENT_ERROR_BUDGET)
+    try:
+        accept = choose_accept(oof_die, oof_val, d, SILENT_ERROR_BUDGET)
+    except NoSafeThreshold as e:
+        log.error("out of fold: %s; models/ left as it was", e)
+        return 1
     # The trees learn the training tables; the licensed folder of values only, never trained on,
     # checks the threshold on a table they have not seen (and raises it if need be).
     value_folders = {}
@@ -344,8 +357,12 @@ def main(argv: list[str] | None = None) -> int:
         if D.FOLDERS[name].present() and not args.limit:
             got = [s for s in licensed_samples(name, fixtures) if s.complete]
             dv = cached(got, name, args.cache)
-            t = choose_accept_values(prob(heads["die"], dv["X"]), prob(heads["value"], dv["X"]),
-                                     dv, [s.values for s in got], SILENT_ERROR_BUDGET)
+            try:
+                t = choose_accept_values(prob(heads["die"], dv["X"]), prob(heads["value"], dv["X"]),
+                                         dv, [s.values for s in got], SILENT_ERROR_BUDGET)
+            except NoSafeThreshold as e:
+                log.error("%s: %s; models/ left as it was", name, e)
+                return 1
             value_folders[name] = t
             accept = max(accept, t)
     if args.cache is not None:  # for looking into the errors

@@ -129,3 +129,17 @@ def test_the_ones_threshold_allows_no_wrong_one_and_ignores_refused_ones():
     assert train_gate.no_wrong_threshold(p, right) == pytest.approx(0.8)
     assert train_gate.no_wrong_threshold(p[:2], right[:2]) == 0.0
     assert train_gate.no_wrong_threshold(np.zeros(3), np.ones(3, bool)) == 1.0
+
+
+def test_trees_threshold_refuses_to_fall_back_when_no_threshold_is_safe():
+    """tools/train.py: when wrong values sit at the top of the trees' scores, no threshold keeps
+    them within the budget; it must say so, not fall back to 0.999 and accept them."""
+    train = pytest.importorskip("train")
+    p = np.array([1.0, 1.0, 0.99, 0.7])
+    wrong = np.array([True, True, False, False])
+    d = {"n_dice": np.array(100)}
+    assert train._lowest_accept(np.zeros(4, bool), p, d, 0.01) == 0.5  # nothing wrong
+    with pytest.raises(train.NoSafeThreshold, match="within 1.00% of 100 dice"):
+        train._lowest_accept(wrong, p, d, 0.01)
+    # one wrong value at the top is within a budget of one
+    assert train._lowest_accept(np.array([True, False, False, False]), p, d, 0.01) == 0.5
