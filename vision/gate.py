@@ -14,9 +14,9 @@ light or the dice's colours (ratios to the face's own pips, or angles):
   outline does (:func:`vision.faces.edge_alignment`).
 
 Its weights and acceptance threshold live in ``models/gate.json`` (``tools/train_gate.py``): the
-threshold is the one chosen by leaving a whole licensed folder out, so that no held-out folder
-had more than 0.1% of its dice accepted with a wrong value (and kamilpiechowiak, values only,
-none).
+threshold is the one chosen by leaving a whole licensed folder out, and the rendered throws in
+turn, so that none of them had more than 0.1% of its dice accepted with a wrong value (and
+kamilpiechowiak, values only, none).
 
 A face of one pip has no layout to check, and neither the gate above nor the trees may accept
 one: a lone blob may be
