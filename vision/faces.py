@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
+from scipy.spatial import cKDTree
 
 from vision.pips import Pips
 
@@ -372,17 +373,19 @@ def describe(
 
     ``rivals``: the faces found before overlapping ones were suppressed, for
     :func:`face_beyond`. ``every``: all the photo's blobs, of which ``pips`` are the first (the
-    strongest), for ``one_crowded``."""
+    strongest): the blobs around a face (``like_blobs_near``, ``one_crowded``, ``pips_around``)
+    are counted among them all, as a patterned cloth's dots beyond the strongest are dots too."""
     out = []
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
     # small dice taken for pips, or a pattern.
     sizes = np.array([f.half_side for f in faces if f.n_read and 2 <= f.n_read <= 6])
     typical = float(np.median(sizes)) if len(sizes) else None
     centres = np.array([r.center for r in rivals], np.float64).reshape(-1, 2)
+    blobs = _Blobs(every if every is not None else pips)
     for f in faces:
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
         feats = _features(
-            image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual, every
+            image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual, blobs
         )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
@@ -706,7 +709,7 @@ ONE_CROWD_SIZE = (0.4, 2.5)
 
 
 def like_blobs_near(
-    pips: Pips, centre, radius: float, polarity: float, idx, size: tuple = LIKE_SIZE
+    pips: Pips | _Near, centre, radius: float, polarity: float, idx, size: tuple = LIKE_SIZE
 ) -> float:
     """How many blobs of ``pips`` other than ``idx`` lie within LONE_PIP_REACH pip radii of
     ``centre`` with the same polarity and a size ``size`` times ``radius``."""
@@ -722,7 +725,31 @@ def like_blobs_near(
     return float(near.sum())
 
 
-def _features(image, gray, pips: Pips, idx, value, frame, centre, res, every=None) -> dict:
+@dataclass(frozen=True)
+class _Near:
+    """Where blobs are, how big and of which polarity: what :func:`like_blobs_near` reads."""
+
+    xy: np.ndarray
+    radius: np.ndarray
+    polarity: np.ndarray
+
+
+class _Blobs:
+    """All the photo's blobs, with a k-d tree to find those near a point."""
+
+    def __init__(self, blobs: Pips) -> None:
+        self.xy, self.radius, self.polarity = blobs.xy, blobs.radius, blobs.polarity
+        self.tree = cKDTree(blobs.xy.astype(np.float64)) if len(blobs) else None
+
+    def near(self, centre, reach: float) -> tuple[_Near, np.ndarray]:
+        """The blobs within ``reach`` of ``centre``, and their indices among all."""
+        k = np.zeros(0, int)
+        if self.tree is not None:
+            k = np.asarray(self.tree.query_ball_point(np.asarray(centre, np.float64), reach), int)
+        return _Near(self.xy[k], self.radius[k], self.polarity[k]), k
+
+
+def _features(image, gray, pips: Pips, idx, value, frame, centre, res, blobs=None) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]
     pol = float(pips.polarity[idx][0])
@@ -760,13 +787,16 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res, every=Non
     f["pip_shape"] = pip_shape(ax, pips.angle[idx])
     f["circularity_min"] = float(pips.circularity[idx].min())
     f["pip_inner_std"] = float(pips.inner_std[idx].max()) / c_div
-    f["like_blobs_near"] = like_blobs_near(pips, centre, rmed, pol, idx)
+    # Blobs around the face are counted among all the photo's blobs, not only the strongest.
+    blobs = blobs if blobs is not None else _Blobs(pips)
+    # one search serves the one's reach and the ring just outside a face (2 half-sides)
+    around, k = blobs.near(centre, max(LONE_PIP_REACH * rmed, 2.0 * np.sqrt(2.0) * smax))
+    own = np.flatnonzero(np.isin(k, idx))
+    f["like_blobs_near"] = like_blobs_near(around, centre, rmed, pol, own)
     if n == 1:
-        # A one is a plain face around its pip: a like blob this near, among all the blobs of the
-        # photo (not only the strongest), is the rest of a face whose pips were not grouped (a
-        # two's other pip) or a dotted cloth (vision.gate.RULES).
-        blobs = every if every is not None else pips
-        f["one_crowded"] = like_blobs_near(blobs, centre, rmed, pol, idx, ONE_CROWD_SIZE)
+        # A one is a plain face around its pip: a like blob this near is the rest of a face
+        # whose pips were not grouped (a two's other pip) or a dotted cloth (vision.gate.RULES).
+        f["one_crowded"] = like_blobs_near(around, centre, rmed, pol, own, ONE_CROWD_SIZE)
     if value in (2, 3) and n == value:
         f["row_continues"] = row_goes_on(pips, idx)
     mx, mn = float(face.max()), float(face.min())
@@ -811,11 +841,10 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res, every=Non
             inside = (np.abs(local) < 0.95).all(axis=1) & (pips.polarity == pips.polarity[idx][0])
             inside[idx] = False
             f["extra_pips_inside"] = float(inside.sum())
-            # like pips just outside the face: a polka-dot cloth or a mesh, not a die on a table
-            reach = np.abs(local).max(axis=1)
-            rr = pips.radius / (rmed + 1e-6)
-            like = (LIKE_SIZE[0] < rr) & (rr < LIKE_SIZE[1])
-            like &= pips.polarity == pips.polarity[idx][0]
+            # like blobs just outside the face: a polka-dot cloth or a mesh, not a die on a table
+            reach = np.abs((around.xy - centre) @ inv.T).max(axis=1)
+            rr = around.radius / (rmed + 1e-6)
+            like = (LIKE_SIZE[0] < rr) & (rr < LIKE_SIZE[1]) & (around.polarity == pol)
             f["pips_around"] = float(((reach > 1.05) & (reach < 2.0) & like).sum())
     else:
         f["empty_cells_worst"] = 1.0

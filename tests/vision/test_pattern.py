@@ -5,6 +5,7 @@ for nothing."""
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 import vision.pipeline as pipeline
 from vision import read
@@ -23,3 +24,27 @@ def test_faces_in_a_pattern_are_reported_as_uncertain(monkeypatch):
     assert all("uncertain" in d.flags for d in patterned.dice)
     assert patterned.values == [] and patterned.needs_confirmation
 
+
+
+def polka_dots() -> np.ndarray:
+    """A dark cloth with light dots every 30 px; two diagonal neighbours brighter than the rest,
+    so that they are the strongest blobs."""
+    img = np.full((600, 600, 3), 60, np.uint8)
+    for y in range(30, 600, 30):
+        for x in range(30, 600, 30):
+            cv2.circle(img, (x, y), 5, (150, 150, 150), -1, cv2.LINE_AA)
+    for x, y in [(300, 300), (330, 330)]:
+        cv2.circle(img, (x, y), 5, (255, 255, 255), -1, cv2.LINE_AA)
+    return img
+
+
+def test_the_dots_around_a_face_are_counted_beyond_the_strongest_blobs(monkeypatch):
+    # Only the two strongest blobs are grouped into faces (as on a real cloth of thousands of
+    # dots, of which MAX_PIPS are kept): the other dots around the "two" they make still count.
+    monkeypatch.setattr(pipeline, "MAX_PIPS", 2)
+    faces, *_ = pipeline.candidates(polka_dots())
+    assert [f.value for f in faces] == [2]
+    assert faces[0].features["pips_around"] >= pipeline.PATTERN_NEIGHBOURS
+    assert pipeline._in_a_pattern(faces[0])
+    reading = read(polka_dots())
+    assert reading.values == []
