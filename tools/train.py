@@ -312,6 +312,31 @@ def sample_sources(folder: Path = REPO / "sample_images") -> set[str]:
     return out
 
 
+def _thresholds(oof_die, oof_val, d: dict, heads: dict, fixtures: set[str], args
+                ) -> tuple[float, dict[str, float]]:
+    """The trees' acceptance threshold (out of fold), raised if need be by the licensed folders
+    of values only; raises :class:`NoSafeThreshold` when one of them cannot be kept in budget."""
+    try:
+        accept = choose_accept(oof_die, oof_val, d, SILENT_ERROR_BUDGET)
+    except NoSafeThreshold as e:
+        raise NoSafeThreshold(f"out of fold: {e}") from None
+    # The trees learn the training tables; the licensed folder of values only, never trained on,
+    # checks the threshold on a table they have not seen (and raises it if need be).
+    value_folders = {}
+    for name in VALUE_FOLDERS:
+        if D.FOLDERS[name].present() and not args.limit:
+            got = [s for s in licensed_samples(name, fixtures) if s.complete]
+            dv = cached(got, name, args.cache)
+            try:
+                t = choose_accept_values(prob(heads["die"], dv["X"]), prob(heads["value"], dv["X"]),
+                                         dv, [s.values for s in got], SILENT_ERROR_BUDGET)
+            except NoSafeThreshold as e:
+                raise NoSafeThreshold(f"{name}: {e}") from None
+            value_folders[name] = t
+            accept = max(accept, t)
+    return accept, value_folders
+
+
 def main(argv: list[str] | None = None) -> int:
     global COLUMNS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -346,25 +371,10 @@ def main(argv: list[str] | None = None) -> int:
     oof_die = np.interp(raw_die, heads["die"]["iso_x"], heads["die"]["iso_y"])
     oof_val = np.interp(raw_val, heads["value"]["iso_x"], heads["value"]["iso_y"])
     try:
-        accept = choose_accept(oof_die, oof_val, d, SILENT_ERROR_BUDGET)
+        accept, value_folders = _thresholds(oof_die, oof_val, d, heads, fixtures, args)
     except NoSafeThreshold as e:
-        log.error("out of fold: %s; models/ left as it was", e)
+        log.error("%s; models/ left as it was", e)
         return 1
-    # The trees learn the training tables; the licensed folder of values only, never trained on,
-    # checks the threshold on a table they have not seen (and raises it if need be).
-    value_folders = {}
-    for name in VALUE_FOLDERS:
-        if D.FOLDERS[name].present() and not args.limit:
-            got = [s for s in licensed_samples(name, fixtures) if s.complete]
-            dv = cached(got, name, args.cache)
-            try:
-                t = choose_accept_values(prob(heads["die"], dv["X"]), prob(heads["value"], dv["X"]),
-                                         dv, [s.values for s in got], SILENT_ERROR_BUDGET)
-            except NoSafeThreshold as e:
-                log.error("%s: %s; models/ left as it was", name, e)
-                return 1
-            value_folders[name] = t
-            accept = max(accept, t)
     if args.cache is not None:  # for looking into the errors
         np.savez_compressed(args.cache / "out-of-fold.npz", p_die=oof_die, p_val=oof_val,
                             raw_die=raw_die, raw_val=raw_val, folder=folder_of,
