@@ -27,9 +27,9 @@ photo's label counts as wrong. Its figure is then no longer a clean held-out one
 with no licence (``make eval``) are.
 
 The ones' gate (``Gate.ones``, :data:`vision.gate.ONE_FEATURES`) is fitted and thresholded the
-same way, on the faces read as a one, with two differences: a one counts only beside a twin
-among the faces the main gate accepts (:func:`vision.gate.twinned`), and no wrong one is allowed
-on any folder left out.
+same way, on the faces read as a one, with three differences: a one counts only beside a twin
+among the faces the main gate accepts (:func:`vision.gate.twinned`), no wrong one is allowed on
+any folder left out, and the renders are not left out for it (they stay in every fit).
 """
 
 from __future__ import annotations
@@ -243,8 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in data:
         left_out[name] = fit([d for k, d in data.items() if k != name] + extra)
         scored[name] = (*gated(left_out[name], data[name]), int(data[name]["n_dice"]))
-    for d in extra:  # the renders left out in turn: a gate of the real folders alone
-        scored["renders"] = (*gated(fit(list(data.values())), d), int(d["n_dice"]))
+    if extra:  # the renders left out in turn: a gate of the real folders alone
+        (renders_d,) = extra
+        scored["renders"] = (*gated(fit(list(data.values())), renders_d), int(renders_d["n_dice"]))
     g = fit(list(data.values()) + extra)
     for name, (d, labels) in values.items():
         scored[name] = (*gated_values(g, d, labels), int(d["n_dice"]))

@@ -224,5 +224,5 @@ def default_gate(path: Path = MODELS_DIR / "gate.json") -> Gate | None:
     try:
         return Gate.from_json(json.loads(path.read_text())["gate"])
     except (OSError, ValueError, KeyError) as e:
-        log.warning("no acceptance gate (%s): every value will ask for confirmation", e)
+        log.warning("no acceptance gate (%s): only the trees accept values, never a one", e)
         return None

@@ -139,6 +139,7 @@ def read(
     p_die, p_val = score(faces, model)
     thr_accept = accept if accept is not None else (model.accept if model else 1.1)
     feats = [f.features for f in faces]
+    is_one = np.array([f.value == 1 for f in faces], bool)
     use_gate = gate is not None and accept is None
     if use_gate:
         # A value is accepted when either the trees (sure on tables like the training ones) or
@@ -150,7 +151,6 @@ def read(
         refused = size_outliers(
             [f.get("size_vs_others", 0.0) for f in feats], [f.value or 0 for f in faces], p_gate
         ) | ruled_out(rule_values(feats))
-        is_one = np.array([f.value == 1 for f in faces], bool)
         ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~refused & ~is_one
         p_val = np.maximum(p_gate, p_val)
     thr_die = model.die_threshold if model else 0.5
@@ -177,6 +177,11 @@ def read(
         ok |= one_ok & is_one & ~refused
         p_val = np.maximum(p_val, p_one)
         p_val = np.where(ok, np.maximum(p_val, thr_accept), np.minimum(p_val, thr_accept - 1e-6))
+    else:
+        # Without the gate (no models/gate.json, or a threshold given) no one is accepted
+        # either: only the ones' gate beside a twin may vouch for a lone pip, and the trees'
+        # threshold is chosen on faces of two pips or more (tools/train.py).
+        p_val = np.where(is_one, np.minimum(p_val, thr_accept - 1e-6), p_val)
     for i in dotted:  # maybe a dot of a patterned cloth: ask, never accept
         p_val[i] = min(p_val[i], thr_accept - 1e-6)
     dice = []

@@ -195,6 +195,18 @@ def test_without_the_ones_gate_no_one_is_accepted(path):
     assert 1 not in read(cv2.imread(str(path)), gate=gate).values
 
 
+@pytest.mark.parametrize("path", WITH_ONES, ids=lambda p: p.stem)
+def test_without_any_gate_no_one_is_accepted(path, monkeypatch):
+    # no models/gate.json, or a threshold given: the trees alone, whose threshold is chosen on
+    # faces of two pips or more, still never accept a one
+    import vision.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "default_gate", lambda: None)
+    image = cv2.imread(str(path))
+    assert 1 not in read(image).values
+    assert 1 not in read(image, accept=0.5).values
+
+
 def test_a_ones_side_face_distances_are_in_the_throws_die_size(monkeypatch):
     import vision.faces as faces
 

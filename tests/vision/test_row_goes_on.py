@@ -55,16 +55,28 @@ def test_a_three_is_checked_from_its_middle_pip():
     assert row_goes_on(blobs(three + [(128, 128)]), np.arange(3)) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known silent error since the models were rebuilt on mended labels: the render's other "
-    "tiny white three (face about 10 px across, pips 1.5 px), whose third pip is not found as a "
-    "blob at all, is now reported (the trees' p(die) rose from under 0.5 to 0.61) and the gate "
-    "accepts it as a two at p 0.989; row_goes_on cannot see a pip that no blob marks"))
+def _twos_near(reading, x, y):
+    return [d for d in reading.dice
+            if d.value == 2 and abs(d.center[0] - x) < 8 and abs(d.center[1] - y) < 8]
+
+
 def test_a_render_with_a_three_read_as_a_two_does_not_accept_the_two():
     """Render 27 of seed 2026: a blurred white three whose end pip did not join the other two
-    was accepted as a two of half the die's size."""
+    was accepted as a two of half the die's size (at about (319, 422))."""
     label = json.loads((RENDERS / "throw_2026_00027.json").read_text())
     reading = read(cv2.imread(str(RENDERS / "throw_2026_00027.jpg")))
-    twos = [d for d in reading.dice if d.value == 2]
+    twos = _twos_near(reading, 319, 422)
     assert twos and all("uncertain" in d.flags for d in twos)
     assert 2 not in [d["value"] for d in label["dice"]]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known silent error since the models were rebuilt on mended labels (eighth pass): the "
+    "render's other tiny white three (face about 10 px across, pips 1.5 px), whose third pip "
+    "is not found as a blob at all, is now reported (the trees' p(die) rose from under 0.5 to "
+    "0.61) and the gate accepts it as a two at p 0.989; row_goes_on cannot see a pip that no "
+    "blob marks"))
+def test_the_same_renders_other_three_is_not_accepted_as_a_two():
+    reading = read(cv2.imread(str(RENDERS / "throw_2026_00027.jpg")))
+    twos = _twos_near(reading, 342, 399)
+    assert all("uncertain" in d.flags for d in twos)
