@@ -168,6 +168,8 @@ def read(
     if area is None:
         off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
+    # The faces that must ask, whatever their p: maybe a dot of a patterned cloth, and...
+    ask = np.isin(np.arange(len(faces)), list(dotted))
     if use_gate:
         # A one, by the ones' gate, beside a twin of its set among the dice accepted with no flag
         # (vision.gate.twinned).
@@ -176,14 +178,14 @@ def read(
         p_one, one_ok = gate.accepted_ones(feats, sure)
         ok |= one_ok & is_one & ~refused
         p_val = np.maximum(p_val, p_one)
-        p_val = np.where(ok, np.maximum(p_val, thr_accept), np.minimum(p_val, thr_accept - 1e-6))
+        p_val = np.where(ok, np.maximum(p_val, thr_accept), p_val)
+        ask |= ~ok  # ... every face the gate did not accept
     else:
-        # Without the gate (no models/gate.json, or a threshold given) no one is accepted
-        # either: only the ones' gate beside a twin may vouch for a lone pip, and the trees'
-        # threshold is chosen on faces of two pips or more (tools/train.py).
-        p_val = np.where(is_one, np.minimum(p_val, thr_accept - 1e-6), p_val)
-    for i in dotted:  # maybe a dot of a patterned cloth: ask, never accept
-        p_val[i] = min(p_val[i], thr_accept - 1e-6)
+        # ... a one: without the gate (no models/gate.json, or a threshold given) only the
+        # ones' gate beside a twin may vouch for a lone pip, and the trees' threshold is chosen
+        # on faces of two pips or more (tools/train.py).
+        ask |= is_one
+    p_val = np.where(ask, np.minimum(p_val, thr_accept - 1e-6), p_val)
     dice = []
     inv = 1.0 / scale
     for i in keep:
