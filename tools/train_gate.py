@@ -108,7 +108,7 @@ def ones_read(g: Gate, ones: Gate, d: dict) -> np.ndarray:
     faces the main gate ``g`` accepts (at ``g.accept``). read() asks more of a twin: accepted by
     the trees or the gate, reported, and flagged neither cocked nor off the table; the trees and
     the flags are not replayed here."""
-    p_main = g.p([dict(zip(GATE_FEATURES, r, strict=True)) for r in d["X"][:, COLS]])
+    p_main = _gate_p(g, d)
     refused = _refused(d, p_main)
     p_main[refused] = 0.0
     # every p counts here (threshold -1): the twin and the rules alone decide
@@ -145,9 +145,14 @@ def _refused(d: dict, p: np.ndarray) -> np.ndarray:
     return refused
 
 
+def _gate_p(g: Gate, d: dict) -> np.ndarray:
+    """The main gate's p(right) of every face of ``d``, refused or not."""
+    return g.p([dict(zip(GATE_FEATURES, r, strict=True)) for r in d["X"][:, COLS]])
+
+
 def _p_read(g: Gate, d: dict) -> np.ndarray:
     """p(right) of every face of ``d`` as ``vision.read`` uses it: 0 for a refused face."""
-    p = g.p([dict(zip(GATE_FEATURES, r, strict=True)) for r in d["X"][:, COLS]])
+    p = _gate_p(g, d)
     p[_refused(d, p)] = 0.0
     return p
 
