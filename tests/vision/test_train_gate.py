@@ -9,7 +9,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 train_gate = pytest.importorskip("train_gate")
+from vision.faces import FEATURE_NAMES  # noqa: E402
 from vision.gate import RULES  # noqa: E402
+
+
+class Scores:
+    """A stand-in gate that gives fixed scores, whatever the features."""
+
+    def __init__(self, p):
+        self.scores = p
+
+    def p(self, feats):
+        return np.broadcast_to(self.scores, (len(feats),)).astype(float)
 
 
 def accepted_wrong(p, right, t):
@@ -69,35 +80,21 @@ def test_size_is_only_judged_against_trusted_multi_pip_faces():
 
 def test_the_threshold_is_chosen_on_what_read_accepts():
     # gated() zeroes a face refused for its size, so a wrong giant cannot set the threshold
-    from vision.faces import FEATURE_NAMES
-
     n = len(FEATURE_NAMES)
     X = np.zeros((3, n))
     X[:, train_gate.SIZE_COL] = np.log([10.0, 10.5, 40.0])
     d = {"X": X, "group": np.array([0, 0, 0]), "value": np.array([5, 6, 2]),
          "right": np.array([True, True, False])}
-
-    class Sure:
-        def p(self, feats):
-            return np.full(len(feats), 0.99)
-
-    p, right = train_gate.gated(Sure(), d)
+    p, right = train_gate.gated(Scores(0.99), d)
     assert p.tolist() == [0.99, 0.99, 0.0] and right.tolist() == [True, True, False]
 
 
 def test_a_values_only_folder_counts_reads_beyond_the_label_as_wrong():
-    from vision.faces import FEATURE_NAMES
-
     # photo 0 holds [2, 5]; photo 1 holds [6]. Reads, surest first: 5, 5 (one too many), 6, 3.
     X = np.zeros((4, len(FEATURE_NAMES)))
     d = {"X": X, "group": np.array([0, 0, 1, 1]), "value": np.array([5, 5, 6, 3])}
     ps = np.array([0.99, 0.98, 0.97, 0.96])
-
-    class Fixed:
-        def p(self, feats):
-            return ps.copy()
-
-    p, right = train_gate.gated_values(Fixed(), d, [[2, 5], [6]])
+    p, right = train_gate.gated_values(Scores(ps), d, [[2, 5], [6]])
     assert p.tolist() == [0.99, 0.98, 0.97, 0.96]
     assert right.tolist() == [True, False, True, False]
     # with no wrong value allowed, only the first read may be accepted
@@ -107,18 +104,11 @@ def test_a_values_only_folder_counts_reads_beyond_the_label_as_wrong():
 @pytest.mark.parametrize("rule", RULES)
 def test_a_face_a_rule_refuses_cannot_set_the_threshold(rule):
     """Cut by the edge, maybe a side face, a row that goes on: p 0 whatever the gate says."""
-    from vision.faces import FEATURE_NAMES
-
     X = np.zeros((2, len(FEATURE_NAMES)))
     X[1, FEATURE_NAMES.index(rule)] = 0.2
     d = {"X": X, "group": np.array([0, 0]), "value": np.array([5, 4]),
          "right": np.array([True, False])}
-
-    class Sure:
-        def p(self, feats):
-            return np.full(len(feats), 0.99)
-
-    p, right = train_gate.gated(Sure(), d)
+    p, right = train_gate.gated(Scores(0.99), d)
     assert p.tolist() == [0.99, 0.0]
 
 
