@@ -114,7 +114,7 @@ def flag_counts(label: dict, reading: Reading) -> FlagCounts:
         j = pairs.get(i)
         flags = reading.dice[j].flags if j is not None else ()
         rethrow = COCKED in flags or OFF_TABLE in flags
-        flat = not d["cocked"] and d["on_table"]
+        flat = _flat(d)
         for name, count, truth in (
             (COCKED, out.cocked, d["cocked"]),
             (OFF_TABLE, out.off_table, not d["on_table"]),
@@ -129,6 +129,11 @@ def flag_counts(label: dict, reading: Reading) -> FlagCounts:
                 count.flat_found += j is not None
                 count.false_flags += name in flags
     return out
+
+
+def _flat(d: dict) -> bool:
+    """Whether the die lies flat on the table (neither cocked nor off it)."""
+    return not d["cocked"] and d["on_table"]
 
 
 def _seen(d: dict) -> bool:
@@ -146,11 +151,8 @@ def to_sample(label: dict, image: Path, flat_only: bool = False) -> Sample:
     has no value to read and is ignored too: reading the die lying on it is not a misread of it.
     """
 
-    def flat(d: dict) -> bool:
-        return not d["cocked"] and d["on_table"]
-
     def labelled(d: dict) -> bool:
-        return not flat_only or (flat(d) and _seen(d))
+        return not flat_only or (_flat(d) and _seen(d))
 
     return Sample(
         image=image,
@@ -160,7 +162,7 @@ def to_sample(label: dict, image: Path, flat_only: bool = False) -> Sample:
         ignored=tuple(_box(d["box"]) for d in label["dice"] if not labelled(d)),
         box_covers=WHOLE_DIE,
         complete=not flat_only,
-        rethrow=any(not flat(d) for d in label["dice"]),
+        rethrow=any(not _flat(d) for d in label["dice"]),
         extra={"label": label},
     )
 
