@@ -225,54 +225,108 @@ SURFACE_L_WEIGHT = 0.0
 SURFACE_MIN_SHARE = 0.05
 
 
-def _lab(image: np.ndarray, faces: Sequence = ()) -> np.ndarray:
-    """The blurred Lab image (L weighted by SURFACE_L_WEIGHT), computed only where it is read:
-    the dice's rings and the centre. Elsewhere it is zero."""
-    h, w = image.shape[:2]
-    boxes = [_centre_box(w, h)]
-    for f in faces:
-        rad = int(SURFACE_RING_OUTER * f.half_side)
-        cx, cy = int(f.center[0]), int(f.center[1])
-        boxes.append((cx - rad, cy - rad, cx + rad + 1, cy + rad + 1))
-    b = np.array(boxes)
-    # 2 px more than is read, so that the 5x5 blur inside the crop equals the whole image's
-    x0, y0 = max(int(b[:, 0].min()) - 2, 0), max(int(b[:, 1].min()) - 2, 0)
-    x1, y1 = min(int(b[:, 2].max()) + 2, w), min(int(b[:, 3].max()) + 2, h)
-    lab = np.zeros((h, w, 3), np.float32)
-    if x1 > x0 and y1 > y0:
-        crop = image[y0:y1, x0:x1]
-        part = cv2.cvtColor(cv2.GaussianBlur(crop, (5, 5), 0), cv2.COLOR_BGR2LAB)
-        lab[y0:y1, x0:x1] = part
-        lab[y0:y1, x0:x1, 0] *= SURFACE_L_WEIGHT
-    return lab
+#: The weight of each Lab channel in the distance between two surface colours.
+_LAB_WEIGHT = np.array([SURFACE_L_WEIGHT, 1.0, 1.0], np.float32)
 
 
-def _rings(lab: np.ndarray, faces: Sequence) -> list[np.ndarray]:
+class _SurfaceLab:
+    """The blurred Lab colour of an image (OpenCV's 0-255 Lab, uint8), converted only where it
+    is read: box by box, or once over the boxes' union when they cover more than it (many
+    dice close together). Either way a pixel's colour is the whole image's: each conversion
+    takes 2 px more on every side, what the 5x5 blur reaches."""
+
+    def __init__(self, image: np.ndarray, boxes: Sequence[tuple[int, int, int, int]]) -> None:
+        self.image = image
+        clipped = [self.clip(b) for b in boxes]
+        clipped = [b for b in clipped if b[2] > b[0] and b[3] > b[1]]
+        self.union = None
+        if clipped:
+            b = np.array(clipped)
+            union = (int(b[:, 0].min()), int(b[:, 1].min()), int(b[:, 2].max()),
+                     int(b[:, 3].max()))
+            area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+            if area.sum() > (union[2] - union[0]) * (union[3] - union[1]):
+                self.union = (union, self._convert(union))
+
+    def clip(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        h, w = self.image.shape[:2]
+        x0, y0, x1, y1 = box
+        return max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+
+    def _convert(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        h, w = self.image.shape[:2]
+        x0, y0, x1, y1 = box
+        mx0, my0, mx1, my1 = max(x0 - 2, 0), max(y0 - 2, 0), min(x1 + 2, w), min(y1 + 2, h)
+        crop = self.image[my0:my1, mx0:mx1]
+        lab = cv2.cvtColor(cv2.GaussianBlur(crop, (5, 5), 0), cv2.COLOR_BGR2LAB)
+        return lab[y0 - my0 : y1 - my0, x0 - mx0 : x1 - mx0]
+
+    def box(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """The Lab pixels of ``box`` (x0, y0, x1, y1), clipped to the image."""
+        x0, y0, x1, y1 = self.clip(box)
+        if x1 <= x0 or y1 <= y0:
+            return np.zeros((0, 0, 3), np.uint8)
+        if self.union is not None:
+            (ux0, uy0, ux1, uy1), lab = self.union
+            if ux0 <= x0 and uy0 <= y0 and x1 <= ux1 and y1 <= uy1:
+                return lab[y0 - uy0 : y1 - uy0, x0 - ux0 : x1 - ux0]
+        return self._convert((x0, y0, x1, y1))
+
+
+def _ring_box(f) -> tuple[int, int, int, int]:
+    cx, cy = int(f.center[0]), int(f.center[1])
+    rad = int(SURFACE_RING_OUTER * f.half_side)
+    return cx - rad, cy - rad, cx + rad + 1, cy + rad + 1
+
+
+def _rings(lab: _SurfaceLab, faces: Sequence) -> list[np.ndarray]:
     """Each face's surface ring pixels of the blurred Lab image (other dice left out).
 
     Each ring is drawn in its own bounding box, not on a whole-image mask per face."""
-    h, w = lab.shape[:2]
+    centres = np.array([[int(g.center[0]), int(g.center[1])] for g in faces], np.int64)
+    inner = np.array([int(SURFACE_RING_INNER * g.half_side) for g in faces], np.int64)
     rings = []
     for f in faces:
         cx, cy = int(f.center[0]), int(f.center[1])
         rad = int(SURFACE_RING_OUTER * f.half_side)
-        x0, y0 = max(cx - rad, 0), max(cy - rad, 0)
-        x1, y1 = min(cx + rad + 1, w), min(cy + rad + 1, h)
+        x0, y0, x1, y1 = lab.clip(_ring_box(f))
         if x1 <= x0 or y1 <= y0:
-            rings.append(np.zeros((0, lab.shape[2]), np.float32))
+            rings.append(np.zeros((0, 3), np.uint8))
             continue
         ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.circle(ring, (cx - x0, cy - y0), rad, 255, -1)
-        for g in faces:  # every die's own disc, this one's included, is left out
-            cv2.circle(ring, (int(g.center[0]) - x0, int(g.center[1]) - y0),
-                       int(SURFACE_RING_INNER * g.half_side), 0, -1)
-        rings.append(lab[y0:y1, x0:x1][ring > 0])
+        # every die's own disc that reaches the box, this one's included, is left out
+        reach = ((centres[:, 0] + inner >= x0) & (centres[:, 0] - inner < x1)
+                 & (centres[:, 1] + inner >= y0) & (centres[:, 1] - inner < y1))
+        for (gx, gy), r in zip(centres[reach], inner[reach], strict=True):
+            cv2.circle(ring, (int(gx) - x0, int(gy) - y0), int(r), 0, -1)
+        rings.append(lab.box((x0, y0, x1, y1))[ring > 0])
     return rings
 
 
+def _median_colour(px: np.ndarray) -> np.ndarray:
+    """The weighted (_LAB_WEIGHT) median Lab colour of uint8 pixels (n, 3), n > 0: per channel,
+    the middle value, or the mean of the two middle ones (as numpy.median), from a histogram."""
+    n = len(px)
+    out = np.empty(3)
+    for c in range(3):
+        cum = np.cumsum(np.bincount(px[:, c], minlength=256))
+        lo, hi = np.searchsorted(cum, [(n - 1) // 2, n // 2], side="right")
+        out[c] = (lo + hi) / 2
+    return out * _LAB_WEIGHT
+
+
 def _colours(rings: list[np.ndarray]) -> np.ndarray:
-    """For each face, the median Lab colour of its surface ring (NaN for an empty ring)."""
-    return np.array([np.median(px, axis=0) if len(px) else np.full(3, np.nan) for px in rings])
+    """For each face, the weighted median Lab colour of its surface ring (NaN for an empty one)."""
+    return np.array([_median_colour(px) if len(px) else np.full(3, np.nan) for px in rings])
+
+
+def _share_near(px: np.ndarray, ref: np.ndarray) -> float:
+    """The share of uint8 Lab pixels within SURFACE_SAME_LAB of the weighted colour ``ref``."""
+    v = np.arange(256, dtype=np.float64)
+    sq = [(v * float(_LAB_WEIGHT[c]) - float(ref[c])) ** 2 for c in range(3)]  # per channel
+    d2 = sq[0][px[:, 0]] + sq[1][px[:, 1]] + sq[2][px[:, 2]]
+    return float((d2 <= SURFACE_SAME_LAB**2).mean())
 
 
 #: A die found off the surface must also stand apart from the dice on it by more than this many
@@ -291,17 +345,16 @@ def _centre_box(w: int, h: int) -> tuple[int, int, int, int]:
             int(w * (0.5 + CENTRE_FRACTION / 2)), int(h * (0.5 + CENTRE_FRACTION / 2)))
 
 
-def _centre_colour(lab: np.ndarray, faces: Sequence) -> np.ndarray | None:
+def _centre_colour(lab: _SurfaceLab, faces: Sequence) -> np.ndarray | None:
     """Median Lab colour of the image's central part, dice left out."""
-    h, w = lab.shape[:2]
+    h, w = lab.image.shape[:2]
     x0, y0, x1, y1 = _centre_box(w, h)
-    mask = np.zeros((h, w), np.uint8)
-    mask[y0:y1, x0:x1] = 255
+    mask = np.full((y1 - y0, x1 - x0), 255, np.uint8)
     for f in faces:
-        cv2.circle(mask, (int(f.center[0]), int(f.center[1])),
+        cv2.circle(mask, (int(f.center[0]) - x0, int(f.center[1]) - y0),
                    int(SURFACE_RING_INNER * f.half_side), 0, -1)
-    px = lab[mask > 0]
-    return np.median(px, axis=0) if len(px) else None
+    px = lab.box((x0, y0, x1, y1))[mask > 0]
+    return _median_colour(px) if len(px) else None
 
 
 def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
@@ -316,7 +369,8 @@ def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
     out = [False] * n
     if n < 2:
         return out
-    lab = _lab(image, faces)
+    h, w = image.shape[:2]
+    lab = _SurfaceLab(image, [_centre_box(w, h)] + [_ring_box(f) for f in faces])
     rings = _rings(lab, faces)
     col = _colours(rings)
     ok = ~np.isnan(col).any(axis=1)
@@ -332,8 +386,7 @@ def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
             return out
     for i, px in enumerate(rings):
         if len(px):
-            share = (np.linalg.norm(px - ref, axis=1) <= SURFACE_SAME_LAB).mean()
-            out[i] = bool(share < SURFACE_MIN_SHARE)
+            out[i] = _share_near(px, ref) < SURFACE_MIN_SHARE
     on = [k for k in range(n) if not out[k]]
     for i in range(n):
         if out[i] and on:
