@@ -36,8 +36,12 @@ WORK_MAX_SIDE = 1280
 WORK_MIN_SIDE = 1280
 
 
-def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarray, np.ndarray]:
-    """Steps 1-3: faces found in the working-size image, and the scale to it."""
+def candidates(
+    image: np.ndarray, steps: dict[str, float] | None = None
+) -> tuple[list[FaceCandidate], float, np.ndarray, np.ndarray]:
+    """Steps 1-3: faces found in the working-size image, and the scale to it. ``steps``, when
+    given, gets each step's ms (:data:`STEPS`)."""
+    clock = _Clock(steps)
     h, w = image.shape[:2]
     scale = min(1.0, WORK_MAX_SIDE / max(h, w))
     if max(h, w) < WORK_MIN_SIDE:
@@ -52,8 +56,10 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
         )
     )
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    clock("resize")
     every = find_pips(work, gray=gray, max_pips=None)
     pips = every.take(np.arange(min(len(every), MAX_PIPS)))  # strongest first
+    clock("pips")
     faces = group_pips(work, gray, pips)
     # A one-pip face has no layout to measure its size: take the die size from the other dice.
     multi = [
@@ -77,8 +83,28 @@ def candidates(image: np.ndarray) -> tuple[list[FaceCandidate], float, np.ndarra
         dots = lattice(every, pips.xy[idx], pips.radius[idx], pips.polarity[idx]) > 0
         drop = {k for k, dot in zip(ones, dots, strict=True) if dot}
         faces = [f for k, f in enumerate(faces) if k not in drop]
+    clock("faces")
     faces = describe(work, gray, pips, faces, found, every)
+    clock("features")
     return faces, scale, work, gray
+
+
+#: The steps of :func:`read` timed in ``Reading.info["steps_ms"]``, in order.
+STEPS = ("resize", "pips", "faces", "features", "score", "flags", "dice")
+
+
+class _Clock:
+    """Adds the ms since its last call to ``steps[name]`` (nothing when ``steps`` is None)."""
+
+    def __init__(self, steps: dict[str, float] | None) -> None:
+        self.steps = steps
+        self.t = time.perf_counter()
+
+    def __call__(self, name: str) -> None:
+        if self.steps is not None:
+            t = time.perf_counter()
+            self.steps[name] = self.steps.get(name, 0.0) + (t - self.t) * 1000
+            self.t = t
 
 
 #: A lone pip with at least this many like blobs (same polarity and size) within
@@ -135,7 +161,9 @@ def read(
     elif image.shape[2] == 4:
         image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     h, w = image.shape[:2]
-    faces, scale, work, gray = candidates(image)
+    steps: dict[str, float] = {}
+    faces, scale, work, gray = candidates(image, steps)
+    clock = _Clock(steps)
     p_die, p_val = score(faces, model)
     thr_accept = accept if accept is not None else (model.accept if model else 1.1)
     feats = [f.features for f in faces]
@@ -153,6 +181,7 @@ def read(
         ) | ruled_out(rule_values(feats))
         ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~refused & ~is_one
         p_val = np.maximum(p_gate, p_val)
+    clock("score")
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
     dotted = {i for i in keep if _in_a_pattern(faces[i])}
@@ -168,6 +197,7 @@ def read(
     if area is None:
         off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
+    clock("flags")
     # The faces that must ask, whatever their p: maybe a dot of a patterned cloth, and...
     ask = np.isin(np.arange(len(faces)), list(dotted))
     if use_gate:
@@ -202,12 +232,14 @@ def read(
         box = (int(round(x * inv)), int(round(y * inv)), int(round(bw * inv)), int(round(bh * inv)))
         dice.append(Die(f.value, conf, box, (f.center[0] * inv, f.center[1] * inv), tuple(flags)))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
+    clock("dice")
     ms = (time.perf_counter() - t0) * 1000
     info = {
         "scale": scale,
         "candidates": len(faces),
         "die_size_px": float(np.median([f.half_side * 2 * inv for f in kept])) if kept else None,
         "area": None if poly is None else (np.asarray(poly) * inv).round(1).tolist(),
+        "steps_ms": steps,
     }
     return Reading(
         w, h, tuple(dice), ms=ms, model_version=model.version if model else "", info=info

@@ -11,6 +11,7 @@ import pytest
 
 from cli.main import main
 from vision import FLAGS, Reading, read
+from vision.pipeline import STEPS
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
@@ -144,3 +145,11 @@ def test_an_empty_table_reads_as_no_dice(capsys, path):
     code, out, _ = _run(capsys, "--json", path)
     obj = json.loads(out)
     assert obj["dice"] == [] and obj["values"] == []
+
+
+def test_the_steps_times_are_every_step_and_add_up_to_no_more_than_the_whole():
+    reading = read(cv2.imread(str(OTHER)))
+    steps = reading.info["steps_ms"]
+    assert list(steps) == list(STEPS)
+    assert all(ms >= 0 for ms in steps.values())
+    assert sum(steps.values()) <= reading.ms

@@ -1,4 +1,5 @@
-"""Reading speed: ms per 1280x720 frame on one core (median, p95), per step and in total.
+"""Reading speed: ms per 1280x720 frame on one core (median, p95), in total and per step of
+``vision.read`` (``Reading.info["steps_ms"]``), and the slowest frames.
 
 The frames are the photos of ``sample_images/`` fitted to 1280x720 (scaled to cover the frame,
 then centre-cropped), as a webcam would deliver them. OpenCV is held to one thread.
@@ -23,6 +24,7 @@ from machine import describe  # noqa: E402
 
 from vision import read  # noqa: E402
 from vision.model import default_model  # noqa: E402
+from vision.pipeline import STEPS  # noqa: E402
 
 W, H = 1280, 720
 REPEATS = 3
@@ -47,20 +49,28 @@ def main() -> None:
     paths = sorted((ROOT / "sample_images").glob("*.jpg"))
     frames = [frame(cv2.imread(str(p))) for p in paths]
     read(frames[0])  # warm-up: imports and the model
-    times = []
+    runs = []  # per frame, the fastest of its runs: (ms, steps' ms)
     for f in frames:
-        best = min(_time(f) for _ in range(REPEATS))
-        times.append(best)
-    times.sort()
-    p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
+        runs.append(min((_time(f) for _ in range(REPEATS)), key=lambda r: r[0]))
+    times = sorted(ms for ms, _ in runs)
     print(f"read, {len(frames)} frames of {W}x{H}: median {statistics.median(times):.1f} ms, "
-          f"p95 {p95:.1f} ms, max {times[-1]:.1f} ms (best of {REPEATS} per frame)")
+          f"p95 {_p95(times):.1f} ms, max {times[-1]:.1f} ms (best of {REPEATS} per frame)")
+    print("  per step (ms)   median     p95     max")
+    for step in STEPS:
+        ms = sorted(steps.get(step, 0.0) for _, steps in runs)
+        print(f"  {step:<14}{statistics.median(ms):8.1f}{_p95(ms):8.1f}{ms[-1]:8.1f}")
+    slow = sorted(((ms, p.name) for (ms, _), p in zip(runs, paths, strict=True)), reverse=True)[:3]
+    print("  slowest: " + ", ".join(f"{name} {ms:.0f} ms" for ms, name in slow))
 
 
-def _time(f: np.ndarray) -> float:
+def _p95(sorted_ms: list[float]) -> float:
+    return sorted_ms[min(len(sorted_ms) - 1, int(round(0.95 * (len(sorted_ms) - 1))))]
+
+
+def _time(f: np.ndarray) -> tuple[float, dict]:
     t0 = time.perf_counter()
-    read(f)
-    return (time.perf_counter() - t0) * 1000
+    reading = read(f)
+    return (time.perf_counter() - t0) * 1000, reading.info["steps_ms"]
 
 
 if __name__ == "__main__":
