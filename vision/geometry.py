@@ -225,15 +225,17 @@ SURFACE_L_WEIGHT = 0.0
 SURFACE_MIN_SHARE = 0.05
 
 
+#: A ring's box holds at most about this many pixels; a bigger one is sampled every few pixels
+#: (a die 66 px across is read whole).
+SURFACE_RING_PIXELS = 40_000
 #: The weight of each Lab channel in the distance between two surface colours.
 _LAB_WEIGHT = np.array([SURFACE_L_WEIGHT, 1.0, 1.0], np.float32)
 
 
-class _SurfaceLab:
-    """The blurred Lab colour of an image (OpenCV's 0-255 Lab, uint8), converted only where it
-    is read: box by box, or once over the boxes' union when they cover more than it (many
-    dice close together). Either way a pixel's colour is the whole image's: each conversion
-    takes 2 px more on every side, what the 5x5 blur reaches."""
+class _Blurred:
+    """The image blurred 5x5, only where it is read: box by box, or once over the boxes' union
+    when they cover more than it (many dice close together). Either way a pixel is the whole
+    image's: each box is blurred with 2 px more on every side, what the blur reaches."""
 
     def __init__(self, image: np.ndarray, boxes: Sequence[tuple[int, int, int, int]]) -> None:
         self.image = image
@@ -246,31 +248,37 @@ class _SurfaceLab:
                      int(b[:, 3].max()))
             area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
             if area.sum() > (union[2] - union[0]) * (union[3] - union[1]):
-                self.union = (union, self._convert(union))
+                self.union = (union, self._blur(union))
 
     def clip(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
         h, w = self.image.shape[:2]
         x0, y0, x1, y1 = box
         return max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
 
-    def _convert(self, box: tuple[int, int, int, int]) -> np.ndarray:
+    def _blur(self, box: tuple[int, int, int, int]) -> np.ndarray:
         h, w = self.image.shape[:2]
         x0, y0, x1, y1 = box
         mx0, my0, mx1, my1 = max(x0 - 2, 0), max(y0 - 2, 0), min(x1 + 2, w), min(y1 + 2, h)
         crop = self.image[my0:my1, mx0:mx1]
-        lab = cv2.cvtColor(cv2.GaussianBlur(crop, (5, 5), 0), cv2.COLOR_BGR2LAB)
-        return lab[y0 - my0 : y1 - my0, x0 - mx0 : x1 - mx0]
+        return cv2.GaussianBlur(crop, (5, 5), 0)[y0 - my0 : y1 - my0, x0 - mx0 : x1 - mx0]
 
     def box(self, box: tuple[int, int, int, int]) -> np.ndarray:
-        """The Lab pixels of ``box`` (x0, y0, x1, y1), clipped to the image."""
+        """The blurred pixels of ``box`` (x0, y0, x1, y1), clipped to the image."""
         x0, y0, x1, y1 = self.clip(box)
         if x1 <= x0 or y1 <= y0:
             return np.zeros((0, 0, 3), np.uint8)
         if self.union is not None:
-            (ux0, uy0, ux1, uy1), lab = self.union
+            (ux0, uy0, ux1, uy1), blur = self.union
             if ux0 <= x0 and uy0 <= y0 and x1 <= ux1 and y1 <= uy1:
-                return lab[y0 - uy0 : y1 - uy0, x0 - ux0 : x1 - ux0]
-        return self._convert((x0, y0, x1, y1))
+                return blur[y0 - uy0 : y1 - uy0, x0 - ux0 : x1 - ux0]
+        return self._blur((x0, y0, x1, y1))
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """Pixels (n, 3) of BGR in OpenCV's 0-255 Lab (uint8), converted pixel by pixel."""
+    if not len(bgr):
+        return np.zeros((0, 3), np.uint8)
+    return cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
 
 
 def _ring_box(f) -> tuple[int, int, int, int]:
@@ -279,8 +287,8 @@ def _ring_box(f) -> tuple[int, int, int, int]:
     return cx - rad, cy - rad, cx + rad + 1, cy + rad + 1
 
 
-def _rings(lab: _SurfaceLab, faces: Sequence) -> list[np.ndarray]:
-    """Each face's surface ring pixels of the blurred Lab image (other dice left out).
+def _rings(blurred: _Blurred, faces: Sequence) -> list[np.ndarray]:
+    """Each face's surface ring pixels of the blurred image, in Lab (other dice left out).
 
     Each ring is drawn in its own bounding box, not on a whole-image mask per face."""
     centres = np.array([[int(g.center[0]), int(g.center[1])] for g in faces], np.int64)
@@ -289,7 +297,7 @@ def _rings(lab: _SurfaceLab, faces: Sequence) -> list[np.ndarray]:
     for f in faces:
         cx, cy = int(f.center[0]), int(f.center[1])
         rad = int(SURFACE_RING_OUTER * f.half_side)
-        x0, y0, x1, y1 = lab.clip(_ring_box(f))
+        x0, y0, x1, y1 = blurred.clip(_ring_box(f))
         if x1 <= x0 or y1 <= y0:
             rings.append(np.zeros((0, 3), np.uint8))
             continue
@@ -300,7 +308,10 @@ def _rings(lab: _SurfaceLab, faces: Sequence) -> list[np.ndarray]:
                  & (centres[:, 1] + inner >= y0) & (centres[:, 1] - inner < y1))
         for (gx, gy), r in zip(centres[reach], inner[reach], strict=True):
             cv2.circle(ring, (int(gx) - x0, int(gy) - y0), int(r), 0, -1)
-        rings.append(lab.box((x0, y0, x1, y1))[ring > 0])
+        # a big die's ring is sampled on a grid: its colour and share barely change
+        step = int(np.ceil(np.sqrt(ring.size / SURFACE_RING_PIXELS)))
+        box = blurred.box((x0, y0, x1, y1))[::step, ::step]
+        rings.append(_lab(box[ring[::step, ::step] > 0]))
     return rings
 
 
@@ -345,15 +356,15 @@ def _centre_box(w: int, h: int) -> tuple[int, int, int, int]:
             int(w * (0.5 + CENTRE_FRACTION / 2)), int(h * (0.5 + CENTRE_FRACTION / 2)))
 
 
-def _centre_colour(lab: _SurfaceLab, faces: Sequence) -> np.ndarray | None:
+def _centre_colour(blurred: _Blurred, faces: Sequence) -> np.ndarray | None:
     """Median Lab colour of the image's central part, dice left out."""
-    h, w = lab.image.shape[:2]
+    h, w = blurred.image.shape[:2]
     x0, y0, x1, y1 = _centre_box(w, h)
     mask = np.full((y1 - y0, x1 - x0), 255, np.uint8)
     for f in faces:
         cv2.circle(mask, (int(f.center[0]) - x0, int(f.center[1]) - y0),
                    int(SURFACE_RING_INNER * f.half_side), 0, -1)
-    px = lab.box((x0, y0, x1, y1))[mask > 0]
+    px = _lab(blurred.box((x0, y0, x1, y1))[mask > 0])
     return _median_colour(px) if len(px) else None
 
 
@@ -370,8 +381,8 @@ def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
     if n < 2:
         return out
     h, w = image.shape[:2]
-    lab = _SurfaceLab(image, [_centre_box(w, h)] + [_ring_box(f) for f in faces])
-    rings = _rings(lab, faces)
+    blurred = _Blurred(image, [_centre_box(w, h)] + [_ring_box(f) for f in faces])
+    rings = _rings(blurred, faces)
     col = _colours(rings)
     ok = ~np.isnan(col).any(axis=1)
     d = np.linalg.norm(col[:, None, :] - col[None, :, :], axis=2)
@@ -381,7 +392,7 @@ def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
     if group.sum() * 2 > n:
         ref = np.median(col[group], axis=0)
     else:
-        ref = _centre_colour(lab, faces)
+        ref = _centre_colour(blurred, faces)
         if ref is None or not (np.linalg.norm(col - ref, axis=1) <= SURFACE_SAME_LAB).any():
             return out
     for i, px in enumerate(rings):

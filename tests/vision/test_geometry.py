@@ -121,24 +121,23 @@ def test_pip_shape_is_the_pips_ellipse_normalised():
     assert np.allclose((a, b, c), (0.5, 0.0, 2.0), atol=1e-6)
 
 
-def _whole_lab(image: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB)
-
-
-def test_the_surface_colour_of_a_box_is_the_whole_images_either_way_it_is_converted():
+def test_the_blurred_box_is_the_whole_images_and_its_lab_the_whole_images_either_way():
     rng = np.random.default_rng(0)
     image = cv2.resize(rng.integers(0, 256, (60, 80, 3), np.uint8), (320, 240),
                        interpolation=cv2.INTER_LINEAR)
-    whole = _whole_lab(image)
-    apart = [(10, 10, 60, 50), (200, 150, 330, 260)]  # small, far apart: converted box by box
-    packed = [(0, 0, 200, 200), (-5, 20, 210, 230)]  # overlapping: converted once, their union
+    blur = cv2.GaussianBlur(image, (5, 5), 0)
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
+    apart = [(10, 10, 60, 50), (200, 150, 330, 260)]  # small, far apart: blurred box by box
+    packed = [(0, 0, 200, 200), (-5, 20, 210, 230)]  # overlapping: blurred once, their union
     for boxes in (apart, packed):
-        lab = geometry._SurfaceLab(image, boxes)
-        assert (lab.union is None) == (boxes is apart)
+        blurred = geometry._Blurred(image, boxes)
+        assert (blurred.union is None) == (boxes is apart)
         for x0, y0, x1, y1 in boxes + [(100, 100, 140, 120)]:
-            got = lab.box((x0, y0, x1, y1))
-            want = whole[max(y0, 0):min(y1, 240), max(x0, 0):min(x1, 320)]
-            assert got.shape == want.shape and np.array_equal(got, want), (boxes, x0, y0)
+            got = blurred.box((x0, y0, x1, y1))
+            want = (slice(max(y0, 0), min(y1, 240)), slice(max(x0, 0), min(x1, 320)))
+            assert np.array_equal(got, blur[want]), (boxes, x0, y0)
+            assert np.array_equal(geometry._lab(got[::3, ::2].reshape(-1, 3)),
+                                  lab[want][::3, ::2].reshape(-1, 3)), (boxes, x0, y0)
 
 
 def test_median_colour_and_share_near_are_numpys_median_and_distance():
