@@ -228,8 +228,11 @@ SURFACE_MIN_SHARE = 0.05
 #: A ring's box holds at most about this many pixels; a bigger one is sampled every few pixels
 #: (a die 66 px across is read whole).
 SURFACE_RING_PIXELS = 40_000
-#: The weight of each Lab channel in the distance between two surface colours.
-_LAB_WEIGHT = np.array([SURFACE_L_WEIGHT, 1.0, 1.0], np.float32)
+
+
+def _lab_weight() -> np.ndarray:
+    """The weight of each Lab channel in the distance between two surface colours."""
+    return np.array([SURFACE_L_WEIGHT, 1.0, 1.0], np.float32)
 
 
 class _Blurred:
@@ -281,9 +284,13 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
 
 
+def _disc(f, half_sides: float) -> tuple[int, int, int]:
+    """(cx, cy, radius) in whole pixels of a disc of ``half_sides`` around a face's centre."""
+    return int(f.center[0]), int(f.center[1]), int(half_sides * f.half_side)
+
+
 def _ring_box(f) -> tuple[int, int, int, int]:
-    cx, cy = int(f.center[0]), int(f.center[1])
-    rad = int(SURFACE_RING_OUTER * f.half_side)
+    cx, cy, rad = _disc(f, SURFACE_RING_OUTER)
     return cx - rad, cy - rad, cx + rad + 1, cy + rad + 1
 
 
@@ -291,12 +298,11 @@ def _rings(blurred: _Blurred, faces: Sequence) -> list[np.ndarray]:
     """Each face's surface ring pixels of the blurred image, in Lab (other dice left out).
 
     Each ring is drawn in its own bounding box, not on a whole-image mask per face."""
-    centres = np.array([[int(g.center[0]), int(g.center[1])] for g in faces], np.int64)
-    inner = np.array([int(SURFACE_RING_INNER * g.half_side) for g in faces], np.int64)
+    discs = np.array([_disc(g, SURFACE_RING_INNER) for g in faces], np.int64).reshape(-1, 3)
+    centres, inner = discs[:, :2], discs[:, 2]
     rings = []
     for f in faces:
-        cx, cy = int(f.center[0]), int(f.center[1])
-        rad = int(SURFACE_RING_OUTER * f.half_side)
+        cx, cy, rad = _disc(f, SURFACE_RING_OUTER)
         x0, y0, x1, y1 = blurred.clip(_ring_box(f))
         if x1 <= x0 or y1 <= y0:
             rings.append(np.zeros((0, 3), np.uint8))
@@ -308,15 +314,18 @@ def _rings(blurred: _Blurred, faces: Sequence) -> list[np.ndarray]:
                  & (centres[:, 1] + inner >= y0) & (centres[:, 1] - inner < y1))
         for (gx, gy), r in zip(centres[reach], inner[reach], strict=True):
             cv2.circle(ring, (int(gx) - x0, int(gy) - y0), int(r), 0, -1)
-        # a big die's ring is sampled on a grid: its colour and share barely change
+        # A big die's ring is sampled on a grid: its colour and share barely change. (Read
+        # whole when the other dice leave too little of it for the grid to hit.)
         step = int(np.ceil(np.sqrt(ring.size / SURFACE_RING_PIXELS)))
+        if step > 1 and not ring[::step, ::step].any():
+            step = 1
         box = blurred.box((x0, y0, x1, y1))[::step, ::step]
         rings.append(_lab(box[ring[::step, ::step] > 0]))
     return rings
 
 
 def _median_colour(px: np.ndarray) -> np.ndarray:
-    """The weighted (_LAB_WEIGHT) median Lab colour of uint8 pixels (n, 3), n > 0: per channel,
+    """The weighted (_lab_weight) median Lab colour of uint8 pixels (n, 3), n > 0: per channel,
     the middle value, or the mean of the two middle ones (as numpy.median), from a histogram."""
     n = len(px)
     out = np.empty(3)
@@ -324,7 +333,7 @@ def _median_colour(px: np.ndarray) -> np.ndarray:
         cum = np.cumsum(np.bincount(px[:, c], minlength=256))
         lo, hi = np.searchsorted(cum, [(n - 1) // 2, n // 2], side="right")
         out[c] = (lo + hi) / 2
-    return out * _LAB_WEIGHT
+    return out * _lab_weight()
 
 
 def _colours(rings: list[np.ndarray]) -> np.ndarray:
@@ -335,7 +344,8 @@ def _colours(rings: list[np.ndarray]) -> np.ndarray:
 def _share_near(px: np.ndarray, ref: np.ndarray) -> float:
     """The share of uint8 Lab pixels within SURFACE_SAME_LAB of the weighted colour ``ref``."""
     v = np.arange(256, dtype=np.float64)
-    sq = [(v * float(_LAB_WEIGHT[c]) - float(ref[c])) ** 2 for c in range(3)]  # per channel
+    weight = _lab_weight()
+    sq = [(v * float(weight[c]) - float(ref[c])) ** 2 for c in range(3)]  # per channel
     d2 = sq[0][px[:, 0]] + sq[1][px[:, 1]] + sq[2][px[:, 2]]
     return float((d2 <= SURFACE_SAME_LAB**2).mean())
 
@@ -360,10 +370,12 @@ def _centre_colour(blurred: _Blurred, faces: Sequence) -> np.ndarray | None:
     """Median Lab colour of the image's central part, dice left out."""
     h, w = blurred.image.shape[:2]
     x0, y0, x1, y1 = _centre_box(w, h)
+    if x1 <= x0 or y1 <= y0:
+        return None
     mask = np.full((y1 - y0, x1 - x0), 255, np.uint8)
     for f in faces:
-        cv2.circle(mask, (int(f.center[0]) - x0, int(f.center[1]) - y0),
-                   int(SURFACE_RING_INNER * f.half_side), 0, -1)
+        cx, cy, r = _disc(f, SURFACE_RING_INNER)
+        cv2.circle(mask, (cx - x0, cy - y0), r, 0, -1)
     px = _lab(blurred.box((x0, y0, x1, y1))[mask > 0])
     return _median_colour(px) if len(px) else None
 

@@ -89,8 +89,10 @@ def candidates(
     return faces, scale, work, gray
 
 
-#: The steps of :func:`read` timed in ``Reading.info["steps_ms"]``, in order.
-STEPS = ("resize", "pips", "faces", "features", "score", "flags", "dice")
+#: The steps of :func:`read` timed in ``Reading.info["steps_ms"]``, in order: the working size and
+#: its grey; pip-like blobs; faces grouped and read; their features; the trees and the gate;
+#: the cocked and off-table flags; the ones' gate; the dice as reported.
+STEPS = ("resize", "pips", "faces", "features", "score", "flags", "ones", "dice")
 
 
 class _Clock:
@@ -215,6 +217,7 @@ def read(
         # ones' gate beside a twin may vouch for a lone pip, and the trees' threshold is chosen
         # on faces of two pips or more (tools/train.py).
         ask |= is_one
+    clock("ones")
     p_val = np.where(ask, np.minimum(p_val, thr_accept - 1e-6), p_val)
     dice = []
     inv = 1.0 / scale

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -142,11 +143,87 @@ def test_the_blurred_box_is_the_whole_images_and_its_lab_the_whole_images_either
 
 def test_median_colour_and_share_near_are_numpys_median_and_distance():
     rng = np.random.default_rng(1)
-    weight = geometry._LAB_WEIGHT.astype(np.float64)
+    weight = geometry._lab_weight().astype(np.float64)
     for n in (1, 2, 7, 500, 1001):
         px = rng.integers(90, 170, (n, 3), np.uint8)
         ref = np.median(px.astype(np.float64), axis=0) * weight
         assert np.array_equal(geometry._median_colour(px), ref), n
-        ref = ref + rng.uniform(-4, 4, 3) * weight
-        dist = np.linalg.norm(px * weight - ref, axis=1)
-        assert geometry._share_near(px, ref) == (dist <= geometry.SURFACE_SAME_LAB).mean(), n
+        for colour in (ref + rng.uniform(-4, 4, 3) * weight,
+                       # exactly SURFACE_SAME_LAB from the first pixel's colour: a tie is near
+                       px[0] * weight + np.array([0.0, geometry.SURFACE_SAME_LAB, 0.0])):
+            dist = np.linalg.norm(px * weight - colour, axis=1)
+            share = geometry._share_near(px, colour)
+            assert share == (dist <= geometry.SURFACE_SAME_LAB).mean(), n
+
+
+def _whole_image_rings(image, faces):
+    """The rings and the centre's pixels as the first surface test took them: the whole image
+    blurred and in Lab, a whole-image mask per ring."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    h, w = image.shape[:2]
+
+    def without_dice(mask):
+        for g in faces:
+            cv2.circle(mask, (int(g.center[0]), int(g.center[1])),
+                       int(geometry.SURFACE_RING_INNER * g.half_side), 0, -1)
+        return lab[mask > 0]
+
+    rings = []
+    for f in faces:
+        mask = np.zeros((h, w), np.uint8)
+        cv2.circle(mask, (int(f.center[0]), int(f.center[1])),
+                   int(geometry.SURFACE_RING_OUTER * f.half_side), 255, -1)
+        rings.append(without_dice(mask))
+    x0, y0, x1, y1 = geometry._centre_box(w, h)
+    mask = np.zeros((h, w), np.uint8)
+    mask[y0:y1, x0:x1] = 255
+    return rings, without_dice(mask)
+
+
+def test_rings_and_the_centre_are_the_whole_images_pixels(monkeypatch):
+    monkeypatch.setattr(geometry, "SURFACE_RING_PIXELS", 10**12)  # no ring sampled on a grid
+    rng = np.random.default_rng(2)
+    image = cv2.resize(rng.integers(0, 256, (45, 80, 3), np.uint8), (640, 360),
+                       interpolation=cv2.INTER_LINEAR)
+    for trial in range(40):
+        n = int(rng.integers(2, 9))
+        centre = rng.uniform([-60, -60], [700, 420])
+        spread = 40 if trial % 3 == 0 else 300  # every third throw a heap
+        faces = [SimpleNamespace(center=tuple(centre + rng.uniform(-spread, spread, 2)),
+                                 half_side=float(rng.uniform(3, 30))) for _ in range(n)]
+        h, w = image.shape[:2]
+        blurred = geometry._Blurred(
+            image, [geometry._centre_box(w, h)] + [geometry._ring_box(f) for f in faces])
+        want_rings, want_centre = _whole_image_rings(image, faces)
+        for got, want in zip(geometry._rings(blurred, faces), want_rings, strict=True):
+            assert np.array_equal(got, want), trial
+        got = geometry._centre_colour(blurred, faces)
+        want = np.median(want_centre, axis=0) * geometry._lab_weight()
+        assert np.array_equal(got, want), trial
+
+
+def test_a_ring_the_grid_misses_is_read_whole(monkeypatch):
+    # with one pixel allowed per box, the grid's only point is the box's corner, outside the
+    # ring: the ring is read whole rather than lost
+    monkeypatch.setattr(geometry, "SURFACE_RING_PIXELS", 1)
+    image = cv2.resize(np.random.default_rng(3).integers(0, 256, (30, 40, 3), np.uint8),
+                       (400, 300), interpolation=cv2.INTER_LINEAR)
+    faces = [SimpleNamespace(center=(150.0, 120.0), half_side=12.0),
+             SimpleNamespace(center=(260.0, 170.0), half_side=9.0)]
+    blurred = geometry._Blurred(image, [geometry._ring_box(f) for f in faces])
+    want, _ = _whole_image_rings(image, faces)
+    got = geometry._rings(blurred, faces)
+    assert all(len(r) for r in want)
+    assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
+
+
+def test_a_dice_disc_that_just_reaches_a_rings_box_is_left_out():
+    # the ring of the die at (100, 100) starts at x = 70; the other die's disc (radius 10 around
+    # x = 60) reaches exactly that column, and takes the ring's pixel (70, 100)
+    image = np.full((200, 200, 3), 128, np.uint8)
+    faces = [SimpleNamespace(center=(100.0, 100.0), half_side=10.0),
+             SimpleNamespace(center=(60.0, 100.0), half_side=5.0)]
+    blurred = geometry._Blurred(image, [geometry._ring_box(f) for f in faces])
+    want, _ = _whole_image_rings(image, faces)
+    got = geometry._rings(blurred, faces)
+    assert len(got[0]) == len(want[0])
