@@ -38,6 +38,7 @@ import argparse
 import datetime
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -112,8 +113,7 @@ def ones_read(g: Gate, ones: Gate, d: dict) -> np.ndarray:
     refused = _refused(d, p_main)
     p_main[refused] = 0.0
     # every p counts here (threshold -1): the twin and the rules alone decide
-    probe = Gate(g.mean, g.scale, g.coef, g.intercept, g.accept, g.features,
-                 Gate(ones.mean, ones.scale, ones.coef, ones.intercept, -1.0, ones.features))
+    probe = replace(g, ones=replace(ones, accept=-1.0))
     out = np.zeros(len(d["X"]))
     for k in np.unique(d["group"]):
         m = np.flatnonzero(d["group"] == k)
@@ -262,11 +262,11 @@ def main(argv: list[str] | None = None) -> int:
     ones_scored = {}
     for name, g_out in left_out.items():
         others = [d for k, d in data.items() if k != name] + extra
-        g_out = Gate(g_out.mean, g_out.scale, g_out.coef, g_out.intercept, accept)
+        g_out = replace(g_out, accept=accept)
         p = ones_read(g_out, fit_ones(others), data[name])
         v = data[name]["value"] == 1
         ones_scored[name] = (p[v], data[name]["right"][v], int(data[name]["n_dice"]))
-    g = Gate(g.mean, g.scale, g.coef, g.intercept, accept)
+    g = replace(g, accept=accept)
     ones = fit_ones(list(data.values()) + extra)
     for name, (d, labels) in values.items():
         p = ones_read(g, ones, d)
@@ -276,8 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     ones_thresholds = {name: no_wrong_threshold(p, y) for name, (p, y, _) in ones_scored.items()}
     ones_accept = max(ones_thresholds.values())
     ones_held = {name: figures(p, y, n, ones_accept) for name, (p, y, n) in ones_scored.items()}
-    ones = Gate(ones.mean, ones.scale, ones.coef, ones.intercept, ones_accept, ONE_FEATURES)
-    g = Gate(g.mean, g.scale, g.coef, g.intercept, accept, GATE_FEATURES, ones)
+    g = replace(g, ones=replace(ones, accept=ones_accept))
     meta = {
         "trained": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "command": "python tools/train_gate.py",
