@@ -10,7 +10,7 @@ import pytest
 
 from vision import read
 from vision.faces import describe, read_face
-from vision.gate import RULES, Gate, default_gate, ruled_out, twinned
+from vision.gate import RULES, Gate, default_gate, rule_values, ruled_out, twinned
 from vision.pips import find_pips
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
@@ -110,7 +110,7 @@ def _lone_pip_face(img: np.ndarray, at: tuple[int, int], others_found: bool = Tr
 
 
 def _refused(feats: dict) -> bool:
-    return bool(ruled_out([[feats.get(r, 0.0) for r in RULES]])[0])
+    return bool(ruled_out(rule_values([feats]))[0])
 
 
 def test_a_one_alone_on_its_face_is_refused_by_no_rule():

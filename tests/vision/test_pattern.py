@@ -25,7 +25,6 @@ def test_faces_in_a_pattern_are_reported_as_uncertain(monkeypatch):
     assert patterned.values == [] and patterned.needs_confirmation
 
 
-
 def polka_dots() -> np.ndarray:
     """A dark cloth with light dots every 30 px; two diagonal neighbours brighter than the rest,
     so that they are the strongest blobs."""

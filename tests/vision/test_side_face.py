@@ -1,5 +1,5 @@
 """A die's side face, seen at a slant with its top face beside it, is never accepted
-(``vision.faces.face_beyond``, ``vision.gate.side_faces``)."""
+(``vision.faces.face_beyond``, a rule of ``vision.gate.RULES``)."""
 
 from __future__ import annotations
 
