@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,6 +198,9 @@ def main() -> None:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     here = set(datasets.available())
+    for name in [n for n in args.photos + args.measure if n not in here]:
+        print(f"photo folder {name!r} is not under {datasets.data_root()}: left out",
+              file=sys.stderr)
     cal, ms_cal = collect(args.calibration, "calibration")
     test, ms_test = collect(args.test, "test")
     photos = {n: collect_photos(n) for n in args.photos if n in here}

@@ -140,6 +140,8 @@ def cocked_scores(
     shapes = [face_shape(f) for f in faces]
     from_frame = np.array([s[1] for s in shapes], bool)
     trusted = np.ones(n, bool) if trusted is None else np.asarray(trusted, bool)
+    if trusted.shape != (n,):
+        raise ValueError(f"trusted has shape {trusted.shape}, want one mark per face ({n},)")
     if n < MIN_NEIGHBOURS + 1 or trusted.sum() < MIN_NEIGHBOURS:
         return dev, from_frame
     s = np.array([x[0] for x in shapes])

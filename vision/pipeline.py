@@ -190,8 +190,12 @@ def read(
     # The table plane, the playing area and the surfaces are judged on the other faces alone.
     solid = [i for i in keep if i not in dotted]
     kept = [faces[i] for i in solid]
-    # The table's plane is fitted on the values accepted so far (ones wait for their gate).
-    trusted = (ok if use_gate else (p_val >= thr_accept) & ~is_one)[solid]
+    # The table's plane is fitted on the values accepted so far (ones wait for their gate);
+    # with no model nothing is accepted, and every face fits it.
+    if model is None and not use_gate:
+        trusted = None
+    else:
+        trusted = (ok if use_gate else (p_val >= thr_accept) & ~is_one)[solid]
     cocked = geometry.cocked_flags(kept, (work.shape[1], work.shape[0]), trusted=trusted)
     if area is not None:
         poly = np.asarray(area, np.float64).reshape(-1, 2) * scale

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import geometry
 from vision.datasets import Box
@@ -285,6 +286,15 @@ def test_the_reader_fits_the_table_on_the_values_it_accepts(monkeypatch):
     trusted = {id(f) for f, t in zip(seen["faces"], seen["trusted"], strict=True) if t}
     for die in reading.dice:
         face = by_box.get(die.box)
-        if face is None or face.value == 1:  # a dotted face, or a one (it waits for its gate)
+        if face is None:  # a dotted face: not judged with the others
+            continue
+        if face.value == 1:  # a one waits for its gate: never trusted, accepted or not
+            assert id(face) not in trusted, die
             continue
         assert (id(face) in trusted) == ("uncertain" not in die.flags), die
+
+
+def test_trusted_must_mark_every_face():
+    faces = _flat(_camera(30))
+    with pytest.raises(ValueError, match="one mark per face"):
+        geometry.cocked_scores(faces, (W, H), [True])
