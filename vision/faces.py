@@ -749,7 +749,7 @@ class _Blobs:
         return _Near(self.xy[k], self.radius[k], self.polarity[k]), k
 
 
-def _features(image, gray, pips: Pips, idx, value, frame, centre, res, blobs=None) -> dict:
+def _features(image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _Blobs) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]
     pol = float(pips.polarity[idx][0])
@@ -787,8 +787,8 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res, blobs=Non
     f["pip_shape"] = pip_shape(ax, pips.angle[idx])
     f["circularity_min"] = float(pips.circularity[idx].min())
     f["pip_inner_std"] = float(pips.inner_std[idx].max()) / c_div
-    # Blobs around the face are counted among all the photo's blobs, not only the strongest.
-    blobs = blobs if blobs is not None else _Blobs(pips)
+    # Blobs around the face are counted among all the photo's blobs (``blobs``), not only the
+    # strongest (``pips``).
     # one search serves the one's reach and the ring just outside a face (2 half-sides)
     around, k = blobs.near(centre, max(LONE_PIP_REACH * rmed, 2.0 * np.sqrt(2.0) * smax))
     own = np.flatnonzero(np.isin(k, idx))

@@ -142,7 +142,8 @@ def cocked_scores(
     trusted = np.ones(n, bool) if trusted is None else np.asarray(trusted, bool)
     if trusted.shape != (n,):
         raise ValueError(f"trusted has shape {trusted.shape}, want one mark per face ({n},)")
-    if n < MIN_NEIGHBOURS + 1 or trusted.sum() < MIN_NEIGHBOURS:
+    n_trusted = int(trusted.sum())
+    if n < MIN_NEIGHBOURS + 1 or n_trusted < MIN_NEIGHBOURS:
         return dev, from_frame
     s = np.array([x[0] for x in shapes])
     centres = np.array([f.center for f in faces], np.float64)
@@ -151,7 +152,7 @@ def cocked_scores(
     cost = np.minimum(d, TABLE_COST_CAP) ** 2 * w  # (G, N)
     total = cost.sum(axis=1)
     for i in range(n):
-        if trusted.sum() - trusted[i] < MIN_NEIGHBOURS:
+        if n_trusted - trusted[i] < MIN_NEIGHBOURS:
             continue
         g = int(np.argmin(total - cost[:, i]))
         dev[i] = d[g, i]

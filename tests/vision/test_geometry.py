@@ -19,7 +19,8 @@ from vision.faces import FaceCandidate, pip_shape
 from vision.pipeline import read
 from vision.reading import OFF_TABLE
 
-RENDERS = Path(__file__).resolve().parents[2] / "sample_images" / "rendered"
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+RENDERS = SAMPLES / "rendered"
 
 
 def test_dice_outside_the_tray_are_flagged_and_dice_inside_are_not():
@@ -265,8 +266,7 @@ def test_a_face_is_judged_only_with_enough_other_trusted_faces():
 
 def test_the_reader_fits_the_table_on_the_values_it_accepts(monkeypatch):
     # A photo with dice the reader accepts and faces it does not.
-    image = cv2.imread(str(Path(__file__).resolve().parents[2] / "sample_images"
-                           / "kamilpiechowiak-13.jpg"))
+    image = cv2.imread(str(SAMPLES / "kamilpiechowiak-13.jpg"))
     seen = {}
     original = geometry.cocked_flags
 
