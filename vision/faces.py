@@ -51,6 +51,14 @@ MAX_LAYOUT_RESIDUAL = 0.25
 MIN_FACE_ASPECT = 0.3
 #: Pip radius over face half-side: real dice range from about 0.1 (small pips) to 0.35 (a big 1).
 PIP_TO_FACE = (0.07, 0.45)
+#: A six's rows of pips are a four's corner rows, but its two columns lie nearer the centre line
+#: than the corners on many dice: at this fraction of the corners' offset, from a die whose six
+#: shares the four's corners (1) to columns half as far out (0.5). Right sixes measured 0.55-1.0
+#: (5th-95th percentile) over the four photo folders with boxes; bartekbanachowicz's dice are at
+#: 0.55-0.65, and a six fitted as a square face read them as a face squeezed to 0.6, the gate
+#: refusing most of them and the cocked test taking them for leaning faces. A six's fitted layout
+#: is undone within this range (:func:`six_columns`), so that its frame is the die's square face.
+SIX_COLUMNS = (0.5, 1.0)
 #: Two faces closer than this many half-sides of the larger (stronger) one belong to one die: a
 #: flat die's side faces are centred 1.2-2 half-sides from its top face's centre in oblique views.
 OVERLAP = 1.4
@@ -106,6 +114,8 @@ class FaceCandidate:
     residual: float  # affine-fit residual / spread (0 = perfect)
     features: dict  # filled by describe()
     n_read: int | None = None  # the pip count whose layout was fitted
+    #: a six's columns, as a fraction of the corner pips' offset (:data:`SIX_COLUMNS`); 1 else
+    columns: float = 1.0
 
     def corners(self) -> np.ndarray:
         return SQUARE @ self.frame.T + np.asarray(self.center, np.float32)
@@ -323,6 +333,19 @@ def fit_layout(xy: np.ndarray, value: int) -> tuple[float, np.ndarray, np.ndarra
     return float(err[best]) / spread, frame, centre
 
 
+def six_columns(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """A six's fitted layout frame made the die's face: its columns' axis (the frame's first
+    column) stretched by the offset its pips' columns show against its rows, within
+    :data:`SIX_COLUMNS`. Returns the face's frame and the columns' fraction of the corners'
+    offset (1 for a six laid out as the canonical layout)."""
+    e1, e2 = frame[:, 0], frame[:, 1]
+    n1 = float(np.hypot(*e1))
+    if n1 == 0.0:
+        return frame, 1.0
+    k = float(np.clip(float(np.hypot(*e2)) / n1, 1.0 / SIX_COLUMNS[1], 1.0 / SIX_COLUMNS[0]))
+    return np.stack([e1 * k, e2], axis=1).astype(np.float32), 1.0 / k
+
+
 def read_face(
     image: np.ndarray,
     gray: np.ndarray,
@@ -341,9 +364,12 @@ def read_face(
         frame = np.eye(2, dtype=np.float32) * hs
         return FaceCandidate(idx, None, (float(c[0]), float(c[1])), frame, hs, 1.0, {}, n_read=n)
     res, frame, centre = fit_layout(xy, value)
+    columns = 1.0
     if value == 1:
         hs = half_side_hint if half_side_hint else ONE_PIP_HALF_SIDE * float(r[0])
         frame = np.eye(2, dtype=np.float32) * hs
+    elif value == 6:
+        frame, columns = six_columns(frame)
     sv = np.linalg.svd(frame, compute_uv=False)
     aspect = float(sv[1] / sv[0]) if sv[0] > 0 else 0.0
     hs = float(np.sqrt(abs(np.linalg.det(frame))))
@@ -357,7 +383,15 @@ def read_face(
     else:
         value_ok = value
     return FaceCandidate(
-        idx, value_ok, (float(centre[0]), float(centre[1])), frame, hs, res, {}, n_read=value
+        idx,
+        value_ok,
+        (float(centre[0]), float(centre[1])),
+        frame,
+        hs,
+        res,
+        {},
+        n_read=value,
+        columns=columns,
     )
 
 
@@ -385,7 +419,8 @@ def describe(
     for f in faces:
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
         feats = _features(
-            image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual, blobs
+            image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual, blobs,
+            f.columns,
         )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
@@ -531,6 +566,7 @@ FEATURE_NAMES = (
     "one_crowded",
     "one_far_ring",
     "one_uneven",
+    "pips_uneven",
     "face_l",
     "face_a",
     "face_b",
@@ -625,6 +661,12 @@ _RING1 = np.concatenate(
 #: (``face_uniformity``) is this far from the face's colour, in units of the pip's contrast: half
 #: the way to the pip's colour.
 ONE_PLAIN_FACE = 0.5
+#: The pips of one face are of one size (perspective across one die changes them by a few
+#: percent): a face whose pips' radii vary more than this (their coefficient of variation,
+#: ``radius_cv``) is characters of printed text or pips of two dice, never accepted
+#: (``pips_uneven``, vision.gate.RULES). Chosen on the licensed folders with boxes: it refuses 1
+#: of their 1865 right reads of 2-6 pips (nell-byler's largest is 0.18, matteop65's 0.09).
+PIPS_UNEVEN_CV = 0.15
 #: Around a lone pip, where a corner pip's neighbours on its own face would be: the next pip of
 #: its row or column of a four, five or six (2 x PIP_OFFSET). Beside a real one this ring crosses
 #: the die's edges, so it is evidence for the ones' gate to weigh (vision.gate.ONE_FEATURES), not a
@@ -749,7 +791,9 @@ class _Blobs:
         return _Near(self.xy[k], self.radius[k], self.polarity[k]), k
 
 
-def _features(image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _Blobs) -> dict:
+def _features(
+    image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _Blobs, columns: float = 1.0
+) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]
     pol = float(pips.polarity[idx][0])
@@ -776,6 +820,7 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _B
     f["aspect"] = float(smin / (smax + 1e-6))
     f["pip_to_face"] = rmed / hs
     f["radius_cv"] = float(r.std() / (r.mean() + 1e-6))
+    f["pips_uneven"] = float(f["radius_cv"] > PIPS_UNEVEN_CV)
     f["contrast_min"] = float(con.min())
     f["contrast_rel"] = c_med / (face_g + 20.0 if pol < 0 else 255.0 - face_g + 20.0)
     f["ring_std_rel"] = _med(pips.ring_std[idx]) / c_div
@@ -805,7 +850,8 @@ def _features(image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _B
     # beside a trusted die of its set (vision.gate.twinned). Its face's colour: describe().
     f["log_pip_radius"] = float(np.log(rmed + 1e-6))
     # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.
-    cells = GRID @ frame.T + centre
+    # the layout's cells in the face (a six's columns where its pips are: FaceCandidate.columns)
+    cells = (GRID * np.array([columns, 1.0], np.float32)) @ frame.T + centre
     pts_cells = (cells[:, None, :] + 0.5 * rmed * _DISC[None, :, :]).reshape(-1, 2)
     pts_ring = _RING1 * hs + centre
     pts_in = (_EDGE * 0.82) @ frame.T + centre

@@ -113,7 +113,16 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
 #: - ``one_uneven``: a one whose face is not of one colour around its pip (``face_uniformity`` or
 #:   ``empty_cells_worst`` over ``faces.ONE_PLAIN_FACE``): a pip of a face whose other pips were
 #:   missed.
-RULES = ("out_of_view", "face_beyond", "row_continues", "one_crowded", "one_uneven")
+#: - ``pips_uneven``: a face whose pips are not of one size (``faces.PIPS_UNEVEN_CV``): printed
+#:   characters, or pips of two dice.
+RULES = (
+    "out_of_view",
+    "face_beyond",
+    "row_continues",
+    "one_crowded",
+    "one_uneven",
+    "pips_uneven",
+)
 
 
 #: Absolute measurements of a face (its colour, its pips' size), for telling the dice of one set
