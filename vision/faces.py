@@ -368,10 +368,11 @@ def read_face(
     if value == 1:
         hs = half_side_hint if half_side_hint else ONE_PIP_HALF_SIDE * float(r[0])
         frame = np.eye(2, dtype=np.float32) * hs
-    elif value == 6:
-        frame, columns = six_columns(frame)
+    # the fit's own squareness: a six's columns are not made a design for this bound
     sv = np.linalg.svd(frame, compute_uv=False)
     aspect = float(sv[1] / sv[0]) if sv[0] > 0 else 0.0
+    if value == 6:
+        frame, columns = six_columns(frame)
     hs = float(np.sqrt(abs(np.linalg.det(frame))))
     pip_ratio = _med(r) / hs if hs > 0 else 1.0
     if (
@@ -418,9 +419,9 @@ def describe(
     blobs = _Blobs(every if every is not None else pips)
     for f in faces:
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
+        centre = np.asarray(f.center)
         feats = _features(
-            image, gray, pips, f.pips, v, f.frame, np.asarray(f.center), f.residual, blobs,
-            f.columns,
+            image, gray, pips, f.pips, v, f.frame, centre, f.residual, blobs, f.columns
         )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
@@ -661,11 +662,12 @@ _RING1 = np.concatenate(
 #: (``face_uniformity``) is this far from the face's colour, in units of the pip's contrast: half
 #: the way to the pip's colour.
 ONE_PLAIN_FACE = 0.5
-#: The pips of one face are of one size (perspective across one die changes them by a few
-#: percent): a face whose pips' radii vary more than this (their coefficient of variation,
-#: ``radius_cv``) is characters of printed text or pips of two dice, never accepted
-#: (``pips_uneven``, vision.gate.RULES). Chosen on the licensed folders with boxes: it refuses 1
-#: of their 1865 right reads of 2-6 pips (nell-byler's largest is 0.18, matteop65's 0.09).
+#: The pips of one face are of one size: a face whose pips' radii vary more than this (their
+#: coefficient of variation, ``radius_cv``) is most likely characters of printed text or pips of
+#: two dice, and is never accepted (``pips_uneven``, vision.gate.RULES). Chosen on the licensed
+#: folders with boxes, where it refuses 0-1 of their 1865 right reads of 2-6 pips, by how a read
+#: is matched to a box (the largest right ones measure 0.15-0.18, measuring noise on small pips);
+#: the printed text accepted as sixes before it measured 0.23-0.27.
 PIPS_UNEVEN_CV = 0.15
 #: Around a lone pip, where a corner pip's neighbours on its own face would be: the next pip of
 #: its row or column of a four, five or six (2 x PIP_OFFSET). Beside a real one this ring crosses
@@ -792,7 +794,7 @@ class _Blobs:
 
 
 def _features(
-    image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _Blobs, columns: float = 1.0
+    image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _Blobs, columns: float
 ) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]

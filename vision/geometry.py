@@ -19,6 +19,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.faces import SIX_COLUMNS
+
 #: A die is compared with the others only when at least this many other dice are in the image.
 MIN_NEIGHBOURS = 2
 #: Focal length of the camera, as a fraction of the image diagonal: a phone's main camera is a
@@ -76,18 +78,35 @@ def _grid() -> np.ndarray:
 _NORMALS = _grid()
 
 
+#: A six's columns may lie anywhere in :data:`vision.faces.SIX_COLUMNS` of a four's corners: from
+#: one six alone, columns near the centre line and a face squeezed across them by a slanted view
+#: or a lean look the same. A six is judged at the columns among these that fit the table best.
+SIX_CHOICES = np.linspace(SIX_COLUMNS[0], SIX_COLUMNS[1], 11)
+
+
+def _frame_shape(frame: np.ndarray) -> np.ndarray:
+    m = np.asarray(frame, np.float64)
+    m = m @ m.T
+    det = np.sqrt(max(np.linalg.det(m), 1e-12))
+    return np.array([m[0, 0], m[0, 1], m[1, 1]]) / det
+
+
 def face_shape(face) -> tuple[np.ndarray, bool]:
     """The face's shape matrix ``(a, b, c)`` = [[a, b], [b, c]], determinant 1, and whether it
     comes from the fitted layout (4-6 pips) rather than the pip ellipses."""
     if face.value is not None and face.value >= 4:
-        m = np.asarray(face.frame, np.float64)
-        m = m @ m.T
-        det = np.sqrt(max(np.linalg.det(m), 1e-12))
-        return np.array([m[0, 0], m[0, 1], m[1, 1]]) / det, True
+        return _frame_shape(face.frame), True
     ps = face.features.get("pip_shape")
     if ps is None:
         return np.array([1.0, 0.0, 1.0]), False
     return np.asarray(ps, np.float64), False
+
+
+def six_shapes(face) -> np.ndarray:
+    """The shapes (C, 3) a six's face may have, one per :data:`SIX_CHOICES`: its fitted layout's
+    frame (``face.frame`` with ``face.columns`` undone) made square at each columns' offset."""
+    fitted = np.asarray(face.frame, np.float64) * np.array([face.columns, 1.0])
+    return np.array([_frame_shape(fitted / np.array([c, 1.0])) for c in SIX_CHOICES])
 
 
 def plane_shapes(
@@ -151,7 +170,11 @@ def cocked_scores(
         return dev, from_frame
     s = np.array([x[0] for x in shapes])
     centres = np.array([f.center for f in faces], np.float64)
-    d = shape_distance(s[None, :, :], plane_shapes(_NORMALS, centres, image_size))  # (G, N)
+    flat = plane_shapes(_NORMALS, centres, image_size)  # (G, N, 3)
+    d = shape_distance(s[None, :, :], flat)  # (G, N)
+    # a six: the distance at the columns' offset that fits each plane best
+    for i in (i for i, f in enumerate(faces) if f.value == 6):
+        d[:, i] = shape_distance(six_shapes(faces[i])[None, :, :], flat[:, i, None, :]).min(axis=1)
     w = np.where(from_frame, 1.0, PIP_SHAPE_WEIGHT) * trusted
     cost = np.minimum(d, TABLE_COST_CAP) ** 2 * w  # (G, N)
     total = cost.sum(axis=1)

@@ -5,6 +5,7 @@ constructed by projecting squares through a pinhole camera."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -15,7 +16,7 @@ import pytest
 from vision import geometry
 from vision.datasets import Box
 from vision.evaluate import match
-from vision.faces import FaceCandidate, pip_shape
+from vision.faces import FaceCandidate, pip_shape, six_columns
 from vision.pipeline import read
 from vision.reading import OFF_TABLE
 
@@ -298,3 +299,43 @@ def test_trusted_must_mark_every_face():
     faces = _flat(_camera(30))
     with pytest.raises(ValueError, match="one mark per face"):
         geometry.cocked_scores(faces, (W, H), [True])
+
+
+# --- sixes: columns near the centre line, or a face squeezed across them --------------------
+
+
+def _as_six(face: FaceCandidate, columns: float = 1.0) -> FaceCandidate:
+    """The face as read_face gives a six whose columns lie at ``columns`` of a four's corners:
+    the layout fit's frame, made square within the designs (faces.six_columns)."""
+    frame, got = six_columns(face.frame * np.array([columns, 1.0], np.float32))
+    return replace(face, value=6, n_read=6, frame=frame, columns=got,
+                   half_side=float(np.sqrt(abs(np.linalg.det(frame)))))
+
+
+@pytest.mark.parametrize("columns", [1.0, 0.6])
+def test_a_flat_six_squeezed_across_its_columns_by_the_view_is_not_cocked(columns):
+    cam = _camera(50)
+    faces = _flat(cam)
+    # turned so that the view squeezes it across its columns, like close columns would
+    faces[5] = _as_six(_face(cam, (0, 0, 1.6), 90), columns)
+    assert faces[5].columns < 0.9  # six_columns took (some of) the view's squeeze for a design
+    dev, _ = geometry.cocked_scores(faces, (W, H))
+    assert dev[5] < geometry.COCKED_FRAME_DEVIATION / 2
+    assert not any(geometry.cocked_flags(faces, (W, H)))
+
+
+def test_a_six_with_close_columns_seen_from_above_is_not_cocked():
+    cam = _camera(0)
+    faces = _flat(cam)
+    faces[5] = _as_six(_face(cam, (0, 0, 1.6), 30), 0.6)
+    assert faces[5].columns == pytest.approx(0.6, abs=0.02)
+    assert not any(geometry.cocked_flags(faces, (W, H)))
+
+
+def test_a_six_leaning_along_its_columns_is_still_cocked():
+    cam = _camera(30)
+    faces = _flat(cam)
+    faces[3] = _as_six(_face(cam, (12, -2, 2.2), 20, tilt_deg=35), 0.8)
+    dev, _ = geometry.cocked_scores(faces, (W, H))
+    assert dev[3] > 0.2 and dev[3] > 3 * np.delete(dev, 3).max()
+
