@@ -568,6 +568,8 @@ FEATURE_NAMES = (
     "one_far_ring",
     "one_uneven",
     "pips_uneven",
+    "pips_unread",
+    "pip_missed",
     "face_l",
     "face_a",
     "face_b",
@@ -660,7 +662,8 @@ _RING1 = np.concatenate(
 )  # (32, 2)
 #: A one's face is not plain around its pip when the median colour of the square around it
 #: (``face_uniformity``) is this far from the face's colour, in units of the pip's contrast: half
-#: the way to the pip's colour.
+#: the way to the pip's colour. The same bound on an empty cell of a face of 2-6 pips is a missed
+#: pip (``pip_missed``, vision.gate.RULES).
 ONE_PLAIN_FACE = 0.5
 #: The pips of one face are of one size: a face whose pips' radii vary more than this (their
 #: coefficient of variation, ``radius_cv``) is most likely characters of printed text or pips of
@@ -889,10 +892,15 @@ def _features(
             inside = (np.abs(local) < 0.95).all(axis=1) & (pips.polarity == pips.polarity[idx][0])
             inside[idx] = False
             f["extra_pips_inside"] = float(inside.sum())
-            # like blobs just outside the face: a polka-dot cloth or a mesh, not a die on a table
-            reach = np.abs((around.xy - centre) @ inv.T).max(axis=1)
+            # like blobs inside the face, among all the photo's blobs, that are not its pips (nor
+            # a pip found twice): pips its layout does not hold (a five read as its three)
             rr = around.radius / (rmed + 1e-6)
             like = (LIKE_SIZE[0] < rr) & (rr < LIKE_SIZE[1]) & (around.polarity == pol)
+            within = (np.abs((around.xy - centre) @ inv.T) < 0.95).all(axis=1)
+            gap = np.linalg.norm(around.xy[:, None] - pips.xy[idx][None], axis=2).min(axis=1)
+            f["pips_unread"] = float((like & within & (gap > rmed)).sum())
+            # like blobs just outside the face: a polka-dot cloth or a mesh, not a die on a table
+            reach = np.abs((around.xy - centre) @ inv.T).max(axis=1)
             f["pips_around"] = float(((reach > 1.05) & (reach < 2.0) & like).sum())
     else:
         f["empty_cells_worst"] = 1.0
@@ -911,6 +919,10 @@ def _features(
         f["one_uneven"] = float(
             f["face_uniformity"] > ONE_PLAIN_FACE or f["empty_cells_worst"] > ONE_PLAIN_FACE
         )
+    elif value is not None:
+        # A cell where the layout has no pip, half the way to the pips' colour or more: a pip the
+        # grouping missed (a five's corner under glare, a three's middle read as a two).
+        f["pip_missed"] = float(f["empty_cells_worst"] > ONE_PLAIN_FACE)
     f["border_contrast"] = float(np.sort(dist[ne:])[ne // 2]) / c_div
     f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
     f["edge_alignment"] = edge_alignment(gray, frame, centre, value)

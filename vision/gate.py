@@ -115,6 +115,11 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
 #:   missed.
 #: - ``pips_uneven``: a face whose pips are not of one size (``faces.PIPS_UNEVEN_CV``): printed
 #:   characters, or pips of two dice.
+#: - ``pips_unread``: a blob of the pips' polarity and size (``faces.LIKE_SIZE``) inside the
+#:   face's outline that its layout does not hold: a die shows no pip beyond its layout, so the
+#:   face is misread (a five's diagonal read as a three, a six's column as a three).
+#: - ``pip_missed``: a face of 2-6 pips with a cell where its layout has no pip half the way to the
+#:   pips' colour or more (``faces.ONE_PLAIN_FACE``): a pip the grouping missed.
 RULES = (
     "out_of_view",
     "face_beyond",
@@ -122,6 +127,8 @@ RULES = (
     "one_crowded",
     "one_uneven",
     "pips_uneven",
+    "pips_unread",
+    "pip_missed",
 )
 
 

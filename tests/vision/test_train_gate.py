@@ -133,3 +133,25 @@ def test_trees_threshold_refuses_to_fall_back_when_no_threshold_is_safe():
         train._lowest_accept(wrong, p, d, 0.01)
     # one wrong value at the top is within a budget of one
     assert train._lowest_accept(np.array([True, False, False, False]), p, d, 0.01) == 0.5
+
+
+def test_a_signed_weight_keeps_its_sign_and_a_free_one_does_not_have_to():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(600, 2))
+    # the second measurement makes a value less likely right, but is said to make it more likely
+    y = rng.random(600) < 1 / (1 + np.exp(-(1.5 * X[:, 0] - 1.5 * X[:, 1])))
+    free = train_gate._logistic(X, y, ("a", "b"))
+    assert free.coef[0] > 0.5 and free.coef[1] < -0.5
+    held = train_gate._logistic(X, y, ("a", "b"), signs=[+1, +1])
+    assert held.coef[1] == pytest.approx(0.0, abs=1e-6)
+    assert held.coef[0] > 0.5
+    # with every weight free, the bounded fit is scikit-learn's
+    same = train_gate._logistic(X, y, ("a", "b"), signs=[0, 0])
+    assert np.allclose(same.coef, free.coef, atol=1e-3)
+    assert same.intercept == pytest.approx(free.intercept, abs=1e-3)
+
+
+def test_every_ones_feature_has_a_sign():
+    from vision.gate import ONE_FEATURES
+
+    assert set(train_gate.ONE_SIGNS) == set(ONE_FEATURES)

@@ -1,0 +1,81 @@
+"""A face is not accepted when a pip lies inside it that its layout does not hold
+(``pips_unread``), or when a cell its layout leaves empty is nearly pip-coloured (``pip_missed``):
+a five's diagonal read as a three, a three whose middle pip was missed read as a two
+(``vision.gate.RULES``)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.faces import describe, read_face
+from vision.gate import RULES, rule_values, ruled_out
+from vision.pips import find_pips
+
+HALF, PIP_R, CORNER = 40, 7, 22
+CENTRE = (150, 150)
+
+
+def _die(pips: list[tuple[int, int]], radii: list[int] | None = None) -> np.ndarray:
+    """A white die on a grey table with black pips at the given offsets from its centre."""
+    img = np.full((300, 300, 3), 90, np.uint8)
+    cx, cy = CENTRE
+    cv2.rectangle(img, (cx - HALF, cy - HALF), (cx + HALF, cy + HALF), (235, 235, 235), -1)
+    for (dx, dy), r in zip(pips, radii or [PIP_R] * len(pips), strict=True):
+        cv2.circle(img, (cx + dx, cy + dy), r, (25, 25, 25), -1)
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+FIVE = [(-CORNER, -CORNER), (CORNER, -CORNER), (0, 0), (-CORNER, CORNER), (CORNER, CORNER)]
+DIAGONAL = [(-CORNER, -CORNER), (0, 0), (CORNER, CORNER)]
+
+
+def _read(img: np.ndarray, offsets: list[tuple[int, int]]):
+    """The face read from the blobs at ``offsets`` alone (as a grouping that missed the rest
+    would), measured among all the image's blobs."""
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    pips = find_pips(img, gray=gray, max_pips=None)
+    want = np.array(offsets, np.float64) + CENTRE
+    idx = np.array([int(np.argmin(np.hypot(*(pips.xy - w).T))) for w in want])
+    assert np.hypot(*(pips.xy[idx] - want).T).max() < 2  # each pip is found where it was drawn
+    face = read_face(img, gray, pips, idx)
+    return describe(img, gray, pips, [face], every=pips)[0]
+
+
+def _rules(face) -> set[str]:
+    row = rule_values([face.features])[0]
+    return {name for name, v in zip(RULES, row, strict=True) if v > 0}
+
+
+def test_a_five_s_diagonal_is_not_a_three():
+    face = _read(_die(FIVE), DIAGONAL)
+    assert face.value == 3
+    assert face.features["pips_unread"] == 2  # the five's other corners
+    assert "pips_unread" in _rules(face) and ruled_out(rule_values([face.features]))[0]
+
+
+def test_a_three_breaks_neither_rule():
+    face = _read(_die(DIAGONAL), DIAGONAL)
+    assert face.value == 3
+    assert face.features["pips_unread"] == 0 and face.features["pip_missed"] == 0
+    assert not ruled_out(rule_values([face.features]))[0]
+
+
+def test_a_blob_of_another_size_inside_is_not_a_pip_unread():
+    # a speck far smaller than the pips inside a three: not one of its pips
+    face = _read(_die(DIAGONAL + [(CORNER, -CORNER)], [PIP_R] * 3 + [2]), DIAGONAL)
+    assert face.value == 3 and face.features["pips_unread"] == 0
+
+
+def test_a_three_whose_middle_pip_was_missed_is_not_a_two():
+    corners = [(-CORNER, -CORNER), (CORNER, CORNER)]
+    # the middle pip too big to be a like blob of the corners' (glare, a smudge): only its colour
+    # in the middle cell tells the face is not a two
+    face = _read(_die(corners + [(0, 0)], [PIP_R, PIP_R, 2 * PIP_R]), corners)
+    assert face.value == 2
+    assert face.features["pips_unread"] == 0
+    assert face.features["pip_missed"] == 1
+    assert _rules(face) == {"pip_missed"}
+    two = _read(_die(corners), corners)
+    assert two.value == 2 and two.features["pip_missed"] == 0
+    assert not ruled_out(rule_values([two.features]))[0]
