@@ -27,9 +27,10 @@ photo's label counts as wrong. Its figure is then no longer a clean held-out one
 with no licence (``make eval``) are.
 
 The ones' gate (``Gate.ones``, :data:`vision.gate.ONE_FEATURES`) is fitted and thresholded the
-same way, on the faces read as a one, with three differences: a one counts only beside a twin
+same way, on the faces read as a one, with four differences: a one counts only beside a twin
 among the faces the main gate accepts (:func:`vision.gate.twinned`), no wrong one is allowed on
-any folder left out, and the renders are not left out for it (they stay in every fit).
+any folder left out, the renders are not left out for it (they stay in every fit), and each of
+its weights is held to its physical sign (:data:`ONE_SIGNS`).
 """
 
 from __future__ import annotations
@@ -98,8 +99,13 @@ def _logistic(X: np.ndarray, y: np.ndarray, features: tuple[str, ...], signs=Non
             Z.T @ g + w[:-1], g.sum())
 
     bounds = [(0.0, None) if s > 0 else (None, 0.0) if s < 0 else (None, None) for s in signs]
-    w = minimize(loss, np.zeros(Z.shape[1] + 1), jac=True, method="L-BFGS-B",
-                 bounds=[*bounds, (None, None)]).x
+    if len(np.unique(y)) < 2:
+        raise ValueError("a gate needs right and wrong reads to fit")
+    res = minimize(loss, np.zeros(Z.shape[1] + 1), jac=True, method="L-BFGS-B",
+                   bounds=[*bounds, (None, None)])
+    if not res.success:
+        raise RuntimeError(f"the signed logistic fit did not converge: {res.message}")
+    w = res.x
     return Gate(mean, scale, w[:-1], float(w[-1]), 1.0, features)
 
 
@@ -134,7 +140,8 @@ def fit_ones(parts: list[dict]) -> Gate:
     Of three fits compared leaving a folder out (every one; the ones no rule refuses; only those
     with a twin as well), the second accepted the most right ones on every split (nell-byler /
     matteop65 / kamilpiechowiak: 41 / 23 / 18 against 22 / 22 / 15 and 1 / 11 / 15), none wrong;
-    measured before ``one_uneven`` also looked at the pip's ring."""
+    measured before ``one_uneven`` also looked at the pip's ring. Each weight is held to its sign
+    in :data:`ONE_SIGNS`."""
     sel = [(d["value"] == 1) & ~ruled_out(d["X"][:, RULE_COLS]) for d in parts]
     X = np.vstack([d["X"][m][:, ONE_COLS] for d, m in zip(parts, sel, strict=True)])
     y = np.concatenate([d["right"][m] for d, m in zip(parts, sel, strict=True)])
@@ -173,8 +180,7 @@ def no_wrong_threshold(p: np.ndarray, right: np.ndarray) -> float:
 def _refused(d: dict, p: np.ndarray) -> np.ndarray:
     """The faces of ``d`` that ``vision.read`` never accepts, whatever a gate says: refused for
     their size (:func:`vision.gate.size_outliers`, photo by photo, judged on the gate's ``p`` as
-    read() does) or by a rule (:func:`vision.gate.ruled_out`: cut by the photo's edge, maybe a
-    side face, a row of pips that goes on, a one with company)."""
+    read() does) or by a rule (:func:`vision.gate.ruled_out`, :data:`vision.gate.RULES`)."""
     refused = ruled_out(d["X"][:, RULE_COLS])
     log_size, groups = d["X"][:, SIZE_COL], d["group"]
     for k in np.unique(groups):

@@ -408,8 +408,9 @@ def describe(
 
     ``rivals``: the faces found before overlapping ones were suppressed, for
     :func:`face_beyond`. ``every``: all the photo's blobs, of which ``pips`` are the first (the
-    strongest): the blobs around a face (``like_blobs_near``, ``one_crowded``, ``pips_around``)
-    are counted among them all, as a patterned cloth's dots beyond the strongest are dots too."""
+    strongest): the blobs around a face (``like_blobs_near``, ``one_crowded``, ``pips_around``,
+    ``pips_unread``) are counted among them all, as a patterned cloth's dots beyond the strongest
+    are dots too."""
     out = []
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
     # small dice taken for pips, or a pattern.
@@ -896,11 +897,10 @@ def _features(
             # a pip found twice): pips its layout does not hold (a five read as its three)
             rr = around.radius / (rmed + 1e-6)
             like = (LIKE_SIZE[0] < rr) & (rr < LIKE_SIZE[1]) & (around.polarity == pol)
-            within = (np.abs((around.xy - centre) @ inv.T) < 0.95).all(axis=1)
+            reach = np.abs((around.xy - centre) @ inv.T).max(axis=1)  # in half-sides
             gap = np.linalg.norm(around.xy[:, None] - pips.xy[idx][None], axis=2).min(axis=1)
-            f["pips_unread"] = float((like & within & (gap > rmed)).sum())
+            f["pips_unread"] = float((like & (reach < 0.95) & (gap > rmed)).sum())
             # like blobs just outside the face: a polka-dot cloth or a mesh, not a die on a table
-            reach = np.abs((around.xy - centre) @ inv.T).max(axis=1)
             f["pips_around"] = float(((reach > 1.05) & (reach < 2.0) & like).sum())
     else:
         f["empty_cells_worst"] = 1.0

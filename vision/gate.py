@@ -58,7 +58,9 @@ GATE_FEATURES = (
 #: The ones' gate: measurements of the face around the lone pip and of the pip itself (how plain
 #: the face is, how round, even and strong the pip is, how big against the throw's dice), and
 #: ``one_far_ring``: the pip colour found where a four's, five's or six's next pip would be, if
-#: the lone pip were a corner pip of a face whose other pips were missed.
+#: the lone pip were a corner pip of a face whose other pips were missed. Each weight is held to
+#: its physical sign (``tools/train_gate.ONE_SIGNS``); fitted so, the shipped gate gives the face's
+#: plainness and pip colour around the pip no weight (the ``one_uneven`` rule guards those).
 ONE_FEATURES = (
     "face_uniformity",
     "empty_cells_worst",
@@ -117,7 +119,8 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
 #:   characters, or pips of two dice.
 #: - ``pips_unread``: a blob of the pips' polarity and size (``faces.LIKE_SIZE``) inside the
 #:   face's outline that its layout does not hold: a die shows no pip beyond its layout, so the
-#:   face is misread (a five's diagonal read as a three, a six's column as a three).
+#:   face is misread (a five's diagonal read as a three, a close-columned six's column as a
+#:   three).
 #: - ``pip_missed``: a face of 2-6 pips with a cell where its layout has no pip half the way to the
 #:   pips' colour or more (``faces.ONE_PLAIN_FACE``): a pip the grouping missed.
 RULES = (

@@ -175,8 +175,7 @@ def read(
         # A value is accepted when either the trees (sure on tables like the training ones) or
         # the table-independent gate (vision.gate, chosen leaving a folder out) trust it, the
         # face is of the size of the throw's other trusted dice, and no rule refuses it
-        # (vision.gate.RULES: cut by the photo's edge, maybe a side face, a row that goes on, a
-        # one with company). A one is left to the ones' gate, below.
+        # (vision.gate.RULES). A one is left to the ones' gate, below.
         p_gate = gate.p(feats)
         refused = size_outliers(
             [f.get("size_vs_others", 0.0) for f in feats], [f.value or 0 for f in faces], p_gate

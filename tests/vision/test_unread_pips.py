@@ -79,3 +79,34 @@ def test_a_three_whose_middle_pip_was_missed_is_not_a_two():
     two = _read(_die(corners), corners)
     assert two.value == 2 and two.features["pip_missed"] == 0
     assert not ruled_out(rule_values([two.features]))[0]
+
+
+def test_a_close_columned_six_s_column_is_not_a_three():
+    # columns at 0.8 of a four's corners: the other column lies inside the three's outline, and
+    # only the pips seen there tell it is not a three (no empty cell of the three is dark)
+    x = round(CORNER * 0.8)
+    six = [(sx, y) for sx in (-x, x) for y in (-CORNER, 0, CORNER)]
+    face = _read(_die(six), [(-x, -CORNER), (-x, 0), (-x, CORNER)])
+    assert face.value == 3
+    assert _rules(face) == {"pips_unread"}
+
+
+def test_a_pip_found_twice_is_not_a_pip_unread():
+    img = _die(DIAGONAL)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    pips = find_pips(img, gray=gray, max_pips=None)
+    assert len(pips) == 3
+    # the photo's blobs hold a second copy of the first pip, half a radius off it
+    twice = pips.take(np.array([0, 1, 2, 0]))
+    fields = {name: getattr(twice, name).copy() for name in twice.__dataclass_fields__}
+    fields["xy"][3] += (0.5 * float(pips.radius[0]), 0.0)
+    every = type(pips)(**fields)
+    face = read_face(img, gray, pips, np.arange(3))
+    face = describe(img, gray, pips, [face], every=every)[0]
+    assert face.value == 3 and face.features["pips_unread"] == 0
+
+
+def test_no_layout_no_missed_pip():
+    seven = FIVE + [(-CORNER, 0), (CORNER, 0)]
+    face = _read(_die(seven), seven)
+    assert face.value is None and face.features["pip_missed"] == 0
