@@ -693,6 +693,13 @@ _GREY = np.array([0.114, 0.587, 0.299])
 
 #: Blobs "like" a pip, for the pattern tests: 0.7-1.4 times its radius.
 LIKE_SIZE = (0.7, 1.4)
+
+
+def _like(rr, polarity, pol, size: tuple = LIKE_SIZE) -> np.ndarray:
+    """Which blobs are like a pip: ``rr`` times its radius, within ``size``, and of its polarity
+    ``pol`` (arrays broadcast)."""
+    return (rr > size[0]) & (rr < size[1]) & (polarity == pol)
+
 #: A lone pip is a dot of a regular pattern (a polka-dot cloth, a mesh) when at least this many
 #: like blobs lie at its nearest neighbour's distance (within LATTICE_TOLERANCE), all around it.
 LATTICE_NEIGHBOURS = 4
@@ -715,9 +722,7 @@ def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray
     r = np.asarray(radius, np.float32)[:, None] + 1e-6
     rr = pips.radius[None, :] / r
     like = (
-        (pips.polarity[None, :] == np.asarray(polarity)[:, None])
-        & (rr > LIKE_SIZE[0])
-        & (rr < LIKE_SIZE[1])
+        _like(rr, pips.polarity[None, :], np.asarray(polarity)[:, None])
         & (dist > 0.5)
         & (dist < LATTICE_REACH * r)
     )
@@ -763,11 +768,8 @@ def like_blobs_near(
     ``centre`` with the same polarity and a size ``size`` times ``radius``."""
     dxy = pips.xy - np.asarray(centre, np.float32)
     rr = pips.radius / (radius + 1e-6)
-    near = (
-        (np.hypot(dxy[:, 0], dxy[:, 1]) < LONE_PIP_REACH * radius)
-        & (rr > size[0])
-        & (rr < size[1])
-        & (pips.polarity == polarity)
+    near = (np.hypot(dxy[:, 0], dxy[:, 1]) < LONE_PIP_REACH * radius) & _like(
+        rr, pips.polarity, polarity, size
     )
     near[np.asarray(idx)] = False
     return float(near.sum())
@@ -895,8 +897,7 @@ def _features(
             f["extra_pips_inside"] = float(inside.sum())
             # like blobs inside the face, among all the photo's blobs, that are not its pips (nor
             # a pip found twice): pips its layout does not hold (a five read as its three)
-            rr = around.radius / (rmed + 1e-6)
-            like = (LIKE_SIZE[0] < rr) & (rr < LIKE_SIZE[1]) & (around.polarity == pol)
+            like = _like(around.radius / (rmed + 1e-6), around.polarity, pol)
             reach = np.abs((around.xy - centre) @ inv.T).max(axis=1)  # in half-sides
             gap = np.linalg.norm(around.xy[:, None] - pips.xy[idx][None], axis=2).min(axis=1)
             f["pips_unread"] = float((like & (reach < 0.95) & (gap > rmed)).sum())
