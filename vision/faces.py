@@ -700,41 +700,62 @@ def _like(rr, polarity, pol, size: tuple = LIKE_SIZE) -> np.ndarray:
     ``pol`` (arrays broadcast)."""
     return (rr > size[0]) & (rr < size[1]) & (polarity == pol)
 
-#: A lone pip is a dot of a regular pattern (a polka-dot cloth, a mesh) when at least this many
-#: like blobs lie at its nearest neighbour's distance (within LATTICE_TOLERANCE), all around it.
-LATTICE_NEIGHBOURS = 4
-LATTICE_TOLERANCE = 1.2
-#: ... and that distance is at most this many pip radii (beyond, they are separate things).
+#: A lone pip is a dot of a regular pattern (a polka-dot cloth, a mesh) when like blobs continue
+#: it into a grid: two rows through it in directions at least LATTICE_ANGLE apart, each of three
+#: equally spaced dots or more (it, a step on, and a step back or two steps on), and the dots
+#: that complete at least LATTICE_CELLS of the cells those rows span. A die showing 1 has a
+#: plain face around its pip, and the pips of dice fallen around it do not fall on a grid with
+#: it (only dice set exactly in line around it, in mirror pairs, do). Unlike the test for like
+#: dots all around that it replaces, this holds at the edge of the photo and of the cloth (a
+#: dot in a corner of the photo has one cell), and for a grid of unequal steps (rows closer than
+#: columns, or a cloth seen at a slant), which that test missed.
+LATTICE_ANGLE = 30.0
+LATTICE_CELLS = 2
+#: A dot is where the grid puts it within this fraction of the step: a cloth seen in perspective
+#: or lying in folds is a little uneven.
+LATTICE_TOLERANCE = 0.15
+#: The grid is looked for within this many pip radii (a step is at most half of it).
 LATTICE_REACH = 24.0
 
 
+def _dot_at(dots: np.ndarray, at: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """Which of ``dots`` (m, 2) lies at each offset ``at`` (s, 2), within LATTICE_TOLERANCE of
+    its ``step`` (s,); -1 for none."""
+    miss = np.hypot(at[:, None, 0] - dots[None, :, 0], at[:, None, 1] - dots[None, :, 1])
+    near = miss.argmin(axis=1)
+    return np.where(miss[np.arange(len(at)), near] <= LATTICE_TOLERANCE * step, near, -1)
+
+
 def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray) -> np.ndarray:
-    """For pips at ``xy`` (m, 2) with ``radius`` and ``polarity`` (m,): how many like blobs of
-    ``pips`` surround each at its nearest like neighbour's distance, when they surround it on
-    all sides (no angular gap over 120 degrees); else 0. A regular pattern, not a die."""
+    """For pips at ``xy`` (m, 2) with ``radius`` and ``polarity`` (m,): whether each is a dot of
+    a regular grid of like blobs of ``pips`` (see LATTICE_ANGLE). A pattern, not a die."""
     m = len(xy)
-    out = np.zeros(m)
+    out = np.zeros(m, bool)
     if m == 0 or len(pips) == 0:
         return out
-    dx = pips.xy[None, :, 0] - np.asarray(xy, np.float32)[:, None, 0]
-    dy = pips.xy[None, :, 1] - np.asarray(xy, np.float32)[:, None, 1]
-    dist = np.hypot(dx, dy)
-    r = np.asarray(radius, np.float32)[:, None] + 1e-6
-    rr = pips.radius[None, :] / r
-    like = (
-        _like(rr, pips.polarity[None, :], np.asarray(polarity)[:, None])
-        & (dist > 0.5)
-        & (dist < LATTICE_REACH * r)
-    )
-    for k in np.nonzero(like.sum(axis=1) >= LATTICE_NEIGHBOURS)[0]:
-        d = dist[k, like[k]]
-        ring = d <= LATTICE_TOLERANCE * d.min()
-        if ring.sum() < LATTICE_NEIGHBOURS:
+    d = pips.xy[None, :, :].astype(np.float64) - np.asarray(xy, np.float64)[:, None, :]
+    dist = np.hypot(d[..., 0], d[..., 1])
+    reach = LATTICE_REACH * (np.asarray(radius, np.float64)[:, None] + 1e-6)
+    rr = pips.radius[None, :] / (np.asarray(radius, np.float64)[:, None] + 1e-6)
+    like = _like(rr, pips.polarity[None, :], np.asarray(polarity)[:, None])
+    like &= (dist > 0.5) & (dist < reach)
+    cos_max = np.cos(np.deg2rad(LATTICE_ANGLE))
+    for k in np.flatnonzero(like.sum(axis=1) >= 5):  # six dots with this one
+        dots, length = d[k, like[k]], dist[k, like[k]]
+        steps = length <= reach[k, 0] / 2
+        u, n = dots[steps], length[steps]
+        if len(u) < 2:
             continue
-        ang = np.sort(np.arctan2(dy[k, like[k]][ring], dx[k, like[k]][ring]))
-        gaps = np.diff(np.concatenate([ang, ang[:1] + 2 * np.pi]))
-        if gaps.max() < np.deg2rad(120):
-            out[k] = float(ring.sum())
+        # a row of three through this dot: a dot a step back, or two steps on
+        rows = _dot_at(dots, np.concatenate([-u, 2 * u]), np.tile(n, 2)) >= 0
+        rows = rows[: len(u)] | rows[len(u) :]
+        u, n = u[rows], n[rows]
+        apart = np.abs((u @ u.T) / np.outer(n, n)) < cos_max
+        i, j = np.nonzero(np.triu(apart, 1))
+        if len(i):
+            step = np.tile(np.minimum(n[i], n[j]), 2)
+            corners = _dot_at(dots, np.concatenate([u[i] + u[j], u[i] - u[j]]), step)
+            out[k] = len(np.unique(corners[corners >= 0])) >= LATTICE_CELLS
     return out
 
 

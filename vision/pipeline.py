@@ -80,7 +80,7 @@ def candidates(
     ones = [k for k, f in enumerate(faces) if len(f.pips) == 1]
     if ones:
         idx = np.array([faces[k].pips[0] for k in ones])
-        dots = lattice(every, pips.xy[idx], pips.radius[idx], pips.polarity[idx]) > 0
+        dots = lattice(every, pips.xy[idx], pips.radius[idx], pips.polarity[idx])
         drop = {k for k, dot in zip(ones, dots, strict=True) if dot}
         faces = [f for k, f in enumerate(faces) if k not in drop]
     clock("faces")
@@ -114,7 +114,7 @@ class _Clock:
 #: showing 1. Such faces are reported but never accepted (:func:`read`): a real 1 in a tight
 #: cluster asks to be confirmed. (They used to be dropped, and a die dropped is a throw read
 #: without it that asks for nothing: ``make eval``'s wr.thr.) A lone pip that sits in a regular
-#: lattice of like blobs all around it (:func:`vision.faces.lattice`) is still dropped in
+#: grid of like blobs (:func:`vision.faces.lattice`) is still dropped in
 #: :func:`candidates`: no die shows that.
 PATTERN_NEIGHBOURS_ONE = 3
 #: A face of several pips with at least this many like pips just outside it (1.05-2 half-sides) is
