@@ -735,12 +735,13 @@ def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray
         return out
     d = pips.xy[None, :, :].astype(np.float64) - np.asarray(xy, np.float64)[:, None, :]
     dist = np.hypot(d[..., 0], d[..., 1])
-    reach = LATTICE_REACH * (np.asarray(radius, np.float64)[:, None] + 1e-6)
-    rr = pips.radius[None, :] / (np.asarray(radius, np.float64)[:, None] + 1e-6)
-    like = _like(rr, pips.polarity[None, :], np.asarray(polarity)[:, None])
+    r = np.asarray(radius, np.float64)[:, None] + 1e-6
+    reach = LATTICE_REACH * r
+    like = _like(pips.radius[None, :] / r, pips.polarity[None, :], np.asarray(polarity)[:, None])
     like &= (dist > 0.5) & (dist < reach)
     cos_max = np.cos(np.deg2rad(LATTICE_ANGLE))
-    for k in np.flatnonzero(like.sum(axis=1) >= 5):  # six dots with this one
+    # Two rows need two more dots each, and each cell one more of its own.
+    for k in np.flatnonzero(like.sum(axis=1) >= 4 + LATTICE_CELLS):
         dots, length = d[k, like[k]], dist[k, like[k]]
         steps = length <= reach[k, 0] / 2
         u, n = dots[steps], length[steps]
