@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.drawn import drawn_dice
 from vision.faces import lattice
 from vision.pips import find_pips
 
@@ -65,12 +66,10 @@ LAYOUTS = {
 def _throw(dice: list[tuple[int, tuple[int, int]]]) -> np.ndarray:
     """White dice (``value``, centre) with black pips on a grey table (dice closer than
     ``2 * HALF`` overlap, so touching dice are STEP apart: a seam of table between them)."""
-    img = np.full((H, W, 3), 90, np.uint8)
-    for value, (cx, cy) in dice:
-        cv2.rectangle(img, (cx - HALF, cy - HALF), (cx + HALF, cy + HALF), (235, 235, 235), -1)
-        for dx, dy in LAYOUTS[value]:
-            cv2.circle(img, (cx + dx * CORNER, cy + dy * CORNER), PIP_R, (25, 25, 25), -1)
-    return cv2.GaussianBlur(img, (3, 3), 0)
+    return drawn_dice((H, W), [
+        (centre, HALF, [(dx * CORNER, dy * CORNER, PIP_R) for dx, dy in LAYOUTS[value]])
+        for value, centre in dice
+    ])
 
 
 def _is_lattice_dot(img: np.ndarray, at: tuple[int, int]) -> bool:

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.drawn import drawn_dice
 from vision import read
 from vision.faces import describe, read_face
 from vision.gate import RULES, Gate, default_gate, rule_values, ruled_out, twinned
@@ -88,12 +89,7 @@ HALF, PIP_R = 40, 12
 
 def _die(corners: list[tuple[int, int]], size=(300, 300)) -> np.ndarray:
     """A white die on a grey table, pips drawn at the given offsets from its centre."""
-    img = np.full((*size, 3), 90, np.uint8)
-    c = (150, 150)
-    cv2.rectangle(img, (c[0] - HALF, c[1] - HALF), (c[0] + HALF, c[1] + HALF), (235, 235, 235), -1)
-    for dx, dy in corners:
-        cv2.circle(img, (c[0] + dx, c[1] + dy), PIP_R, (25, 25, 25), -1)
-    return cv2.GaussianBlur(img, (3, 3), 0)
+    return drawn_dice(size, [((150, 150), HALF, [(dx, dy, PIP_R) for dx, dy in corners])])
 
 
 def _lone_pip_face(img: np.ndarray, at: tuple[int, int], others_found: bool = True):

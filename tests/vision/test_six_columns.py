@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.drawn import drawn_dice
 from vision import read
 from vision.faces import PIPS_UNEVEN_CV, SIX_COLUMNS, describe, read_face, six_columns
 from vision.gate import RULES, rule_values, ruled_out
@@ -59,11 +60,9 @@ def test_a_degenerate_frame_is_left_alone():
 def _die(pips: list[tuple[int, int]], radii: list[int] | None = None) -> np.ndarray:
     """A white die on a grey table, with pips at the given offsets from its centre; a webcam
     frame's size, which read() takes as it is."""
-    img = np.full((720, 1280, 3), 90, np.uint8)
-    cv2.rectangle(img, (150 - HALF, 150 - HALF), (150 + HALF, 150 + HALF), (235, 235, 235), -1)
-    for (dx, dy), r in zip(pips, radii or [PIP_R] * len(pips), strict=True):
-        cv2.circle(img, (150 + dx, 150 + dy), r, (25, 25, 25), -1)
-    return cv2.GaussianBlur(img, (3, 3), 0)
+    radii = radii or [PIP_R] * len(pips)
+    drawn = [(dx, dy, r) for (dx, dy), r in zip(pips, radii, strict=True)]
+    return drawn_dice((720, 1280), [((150, 150), HALF, drawn)])
 
 
 #: pips of two sizes, within the radius ratio that grouping allows one face (1.45)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tests.vision.drawn import drawn_dice
 from vision.faces import describe, read_face
 from vision.gate import RULES, rule_values, ruled_out
 from vision.pips import find_pips
@@ -18,12 +19,9 @@ CENTRE = (150, 150)
 
 def _die(pips: list[tuple[int, int]], radii: list[int] | None = None) -> np.ndarray:
     """A white die on a grey table with black pips at the given offsets from its centre."""
-    img = np.full((300, 300, 3), 90, np.uint8)
-    cx, cy = CENTRE
-    cv2.rectangle(img, (cx - HALF, cy - HALF), (cx + HALF, cy + HALF), (235, 235, 235), -1)
-    for (dx, dy), r in zip(pips, radii or [PIP_R] * len(pips), strict=True):
-        cv2.circle(img, (cx + dx, cy + dy), r, (25, 25, 25), -1)
-    return cv2.GaussianBlur(img, (3, 3), 0)
+    radii = radii or [PIP_R] * len(pips)
+    drawn = [(dx, dy, r) for (dx, dy), r in zip(pips, radii, strict=True)]
+    return drawn_dice((300, 300), [(CENTRE, HALF, drawn)])
 
 
 FIVE = [(-CORNER, -CORNER), (CORNER, -CORNER), (0, 0), (-CORNER, CORNER), (CORNER, CORNER)]
