@@ -44,9 +44,9 @@ from tqdm import tqdm  # noqa: E402
 from vision import datasets as D  # noqa: E402
 from vision.evaluate import match  # noqa: E402
 from vision.faces import FEATURE_NAMES, PATCH  # noqa: E402
-from vision.gate import RULES, TWIN_FEATURES  # noqa: E402
+from vision.gate import RULES, TWIN_FEATURES, ruled_out  # noqa: E402
 from vision.model import MODELS_DIR, Head, export_trees, feature_matrix, save_model  # noqa: E402
-from vision.pipeline import candidates  # noqa: E402
+from vision.pipeline import PATTERN_NEIGHBOURS, candidates  # noqa: E402
 
 log = logging.getLogger("train")
 
@@ -226,6 +226,17 @@ def out_of_fold(d: dict, folds: int) -> tuple[np.ndarray, np.ndarray]:
 MIN_PIPS_ACCEPTED = 2
 
 
+def acceptable(d: dict) -> np.ndarray:
+    """The faces ``vision.read`` may accept on the trees' word: of at least
+    :data:`MIN_PIPS_ACCEPTED` pips, refused by no rule (``vision.gate.RULES``) and not part of a
+    dotted pattern (``vision.pipeline.PATTERN_NEIGHBOURS``). ``read`` flags the others whatever
+    their p, so they are never a silent error and do not set the trees' threshold."""
+    X = d["X"]
+    rules = X[:, [FEATURE_NAMES.index(n) for n in RULES]]
+    around = X[:, FEATURE_NAMES.index("pips_around")]
+    return (d["value"] >= MIN_PIPS_ACCEPTED) & ~ruled_out(rules) & (around < PATTERN_NEIGHBOURS)
+
+
 class NoSafeThreshold(ValueError):
     """No threshold keeps the trees' accepted wrong values within the budget."""
 
@@ -247,7 +258,7 @@ def _lowest_accept(wrong: np.ndarray, p_val: np.ndarray, d: dict, budget: float)
 
 def choose_accept(p_die, p_val, d: dict, budget: float) -> float:
     """Lowest threshold keeping accepted wrong values within ``budget`` of the labelled dice."""
-    reported = (p_die >= DIE_THRESHOLD) & (d["value"] >= MIN_PIPS_ACCEPTED)
+    reported = (p_die >= DIE_THRESHOLD) & acceptable(d)
     return _lowest_accept(reported & ~d["right"], p_val, d, budget)
 
 
@@ -266,7 +277,7 @@ def beyond_label(order: np.ndarray, d: dict, labels: list[list[int]]) -> np.ndar
 def choose_accept_values(p_die, p_val, d: dict, labels: list[list[int]], budget: float) -> float:
     """:func:`choose_accept` on a folder of values only: an accepted value beyond its photo's
     label is wrong, counted the surest first."""
-    reported = np.flatnonzero((p_die >= DIE_THRESHOLD) & (d["value"] >= MIN_PIPS_ACCEPTED))
+    reported = np.flatnonzero((p_die >= DIE_THRESHOLD) & acceptable(d))
     reported = reported[np.argsort(-p_val[reported], kind="stable")]
     wrong = np.zeros(len(p_val), bool)
     wrong[reported] = beyond_label(reported, d, labels)
@@ -279,7 +290,7 @@ def figures(p_die, p_val, d: dict, accept: float, mask: np.ndarray | None = None
     if mask is None:
         mask = np.ones(len(p_die), bool)
     reported = (p_die >= DIE_THRESHOLD) & mask
-    accepted = reported & (d["value"] >= MIN_PIPS_ACCEPTED) & (p_val >= accept)
+    accepted = reported & acceptable(d) & (p_val >= accept)
     n = max(int(n_dice if n_dice is not None else d["n_dice"]), 1)
     right = int((accepted & d["right"]).sum())
     wrong = int((accepted & ~d["right"]).sum())

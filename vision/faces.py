@@ -62,6 +62,12 @@ SIX_COLUMNS = (0.5, 1.0)
 #: Two faces closer than this many half-sides of the larger (stronger) one belong to one die: a
 #: flat die's side faces are centred 1.2-2 half-sides from its top face's centre in oblique views.
 OVERLAP = 1.4
+#: A face whose pips are more than this many times larger or smaller than the throw's (the median
+#: over its faces of two pips or more) is of no die of the throw: a shadow, a knot in the wood or a
+#: bowl's rim found as one huge "pip". It yields to every face of the throw's size when they
+#: overlap, rather than hiding them. Chosen before measuring: a one's pip is up to 2.5 times the
+#: other faces' pips (gate.TWIN_RADIUS), and a die's side face's pips are not a third of its top's.
+THROW_PIP_FACTOR = 3.0
 #: How far (pip radii) around a lone pip like blobs are counted: a die showing 1 has a plain face
 #: of 3-5 pip radii around its pip; a polka-dot cloth has dots every 4-6 radii.
 LONE_PIP_REACH = 8.0
@@ -245,18 +251,21 @@ def group_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> list[FaceCand
 def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandidate]:
     """Dice do not overlap: of two faces closer than :data:`OVERLAP` half-sides, keep the better.
 
-    Better means: a face that fits a layout, then more pips, then stronger pips. This removes the
-    pips of side faces (seen at an angle) that would otherwise read as extra dice showing 1.
+    Better means: a face of the throw's pip size (:data:`THROW_PIP_FACTOR`), then one that fits a
+    layout, then more pips, then stronger pips. This removes the pips of side faces (seen at an
+    angle) that would otherwise read as extra dice showing 1.
     """
     if len(faces) < 2:
         return faces
+    fits = _throw_pip_size(faces, pips)
     keys = [
         (
+            bool(fit),
             f.value is not None,
             len(f.pips),
             float(np.sum(pips.contrast[f.pips] * pips.radius[f.pips])),
         )
-        for f in faces
+        for f, fit in zip(faces, fits, strict=True)
     ]
     order = sorted(range(len(faces)), key=lambda i: keys[i], reverse=True)
     c = np.array([faces[i].center for i in order])
@@ -272,6 +281,17 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
             row[: k + 1] = False
             alive &= ~row
     return [faces[order[k]] for k in np.flatnonzero(alive)]
+
+
+def _throw_pip_size(faces: list[FaceCandidate], pips: Pips) -> np.ndarray:
+    """For each face, whether its pips are of the throw's size: within :data:`THROW_PIP_FACTOR`
+    of the median pip radius over the faces of two pips or more that fit a layout (all True when
+    there are none)."""
+    r = np.array([_med(pips.radius[f.pips]) for f in faces], np.float64)
+    ref = [r[k] for k, f in enumerate(faces) if f.value is not None and len(f.pips) >= 2]
+    if not ref:
+        return np.ones(len(faces), bool)
+    return np.abs(np.log(r / float(np.median(ref)))) <= np.log(THROW_PIP_FACTOR)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -427,6 +447,7 @@ def describe(
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
         feats["face_beyond"] = face_beyond(f, feats["pip_shape"], rivals, centres, unit)
+        feats["face_overlap"] = face_overlap(f, rivals or faces)
         out.append(replace(f, features=feats))
     # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
     # never evidence for the models, only for telling the dice of one set apart (vision.gate).
@@ -437,6 +458,33 @@ def describe(
         for f, (ll, aa, bb) in zip(out, lab, strict=True):
             f.features["face_l"], f.features["face_a"], f.features["face_b"] = ll, aa, bb
     return out
+
+
+#: Two dice cannot lie in one place: another face whose centre lies within this many half-sides
+#: of a face's centre along both of its axes overlaps it by a fifth of a side or more. Dice that
+#: touch are 2 half-sides apart along an axis (a neighbour turned 45 degrees, 2.4); the margin is
+#: for perspective and dice of two sizes.
+FACE_OVERLAP = 1.6
+
+
+def face_overlap(face: FaceCandidate, faces: list[FaceCandidate]) -> float:
+    """How many other faces that fit a layout with as many pips as ``face`` or more (and two at
+    least) overlap its square (:data:`FACE_OVERLAP`), among ``faces`` (those found before
+    overlapping ones were suppressed). Such a face is misgrouped: a side face's pips beside the
+    top face that holds more, or, with as many, one of two, as a six's two rows read as two
+    threes side by side, one of them suppressed. A rule (``vision.gate.RULES``): it is not
+    accepted."""
+    det = float(np.linalg.det(face.frame))
+    if abs(det) < 1e-9:
+        return 0.0
+    inv = np.linalg.inv(face.frame.astype(np.float64))
+    n = 0
+    for g in faces:
+        if g is face or g.value is None or len(g.pips) < max(2, len(face.pips)):
+            continue
+        q = inv @ (np.asarray(g.center, np.float64) - np.asarray(face.center, np.float64))
+        n += bool(np.abs(q).max() < FACE_OVERLAP)
+    return float(n)
 
 
 def row_goes_on(pips: Pips, idx: np.ndarray) -> float:
@@ -571,6 +619,7 @@ FEATURE_NAMES = (
     "pips_uneven",
     "pips_unread",
     "pip_missed",
+    "face_overlap",
     "face_l",
     "face_a",
     "face_b",

@@ -75,14 +75,13 @@ def candidates(
         ]
     found = faces  # face_beyond compares each face with all of these
     faces = suppress_overlaps(faces, pips)
-    # A lone pip that is a dot of a regular pattern is dropped before it is measured: checked
-    # against every blob, as on a patterned cloth most of the dots were capped off.
-    ones = [k for k, f in enumerate(faces) if len(f.pips) == 1]
-    if ones:
-        idx = np.array([faces[k].pips[0] for k in ones])
-        dots = lattice(every, pips.xy[idx], pips.radius[idx], pips.polarity[idx])
-        drop = {k for k, dot in zip(ones, dots, strict=True) if dot}
-        faces = [f for k, f in enumerate(faces) if k not in drop]
+    # A face whose pips are all dots of a regular pattern (a lone dot of a polka-dot cloth, or
+    # two or three of them on a diagonal) is dropped before it is measured: checked against
+    # every blob, as on a patterned cloth most of the dots were capped off.
+    if faces:
+        idx = np.unique(np.concatenate([f.pips for f in faces]))
+        dots = set(idx[lattice(every, pips.xy[idx], pips.radius[idx], pips.polarity[idx])].tolist())
+        faces = [f for f in faces if not dots.issuperset(f.pips.tolist())]
     clock("faces")
     faces = describe(work, gray, pips, faces, found, every)
     clock("features")

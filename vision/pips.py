@@ -23,6 +23,12 @@ LEVELS = 5
 LEVEL_MIN_AREA = 7.0
 #: A pip covers at most this fraction of the threshold block (else the block mean is the pip).
 LEVEL_MAX_AREA_FRACTION = 0.35
+#: Each level is searched with this larger block too, for the blobs too big for BLOCK_SIZE there.
+#: Without it a pip of 4.3-6 px radius fell between two levels: too big for the 13 px block at
+#: level 0, and at level 1 only 2-3 pixels across, where a pip beside a die's bright edge merges
+#: with it and a ragged outline fails the roundness tests. 19 is about 13 times the square root
+#: of 2: half an octave.
+HALF_OCTAVE_BLOCK = 19
 #: Planes searched: grey for black/white/ivory dice, chroma for coloured pips on coloured dice.
 CHANNELS = ("gray",)
 #: A pixel is "pip" when it differs from its neighbourhood mean by this much (grey levels).
@@ -87,6 +93,7 @@ def find_pips(
     *,
     gray: np.ndarray | None = None,
     block_size: int = BLOCK_SIZE,
+    half_octave_block: int | None = HALF_OCTAVE_BLOCK,
     levels: int = LEVELS,
     threshold_offset: float = THRESHOLD_OFFSET,
     min_area: float = MIN_AREA,
@@ -116,15 +123,20 @@ def find_pips(
             # At level 0 small pips; at higher levels only the pips too big for the level below.
             lo = min_area if level == 0 else LEVEL_MIN_AREA
             hi = block_size * block_size * LEVEL_MAX_AREA_FRACTION
-            # One local mean serves both polarities (what adaptiveThreshold computes twice).
-            mean = cv2.blur(img, (block_size, block_size), borderType=cv2.BORDER_REPLICATE)
-            for polarity in (-1, 1):
-                if polarity < 0:  # darker than the neighbourhood by more than the offset
-                    mask = cv2.compare(cv2.subtract(mean, img), threshold_offset, cv2.CMP_GE)
-                else:
-                    mask = cv2.compare(cv2.subtract(img, mean), threshold_offset, cv2.CMP_GT)
-                _blobs(mask, lo, hi, min_circularity, min_solidity, min_axis_ratio,
-                       scale, polarity, cand)
+            blocks = [(block_size, lo, hi)]
+            if half_octave_block:
+                blocks.append((half_octave_block, hi,
+                               half_octave_block * half_octave_block * LEVEL_MAX_AREA_FRACTION))
+            for block, lo_b, hi_b in blocks:
+                # One local mean serves both polarities (what adaptiveThreshold computes twice).
+                mean = cv2.blur(img, (block, block), borderType=cv2.BORDER_REPLICATE)
+                for polarity in (-1, 1):
+                    if polarity < 0:  # darker than the neighbourhood by more than the offset
+                        mask = cv2.compare(cv2.subtract(mean, img), threshold_offset, cv2.CMP_GE)
+                    else:
+                        mask = cv2.compare(cv2.subtract(img, mean), threshold_offset, cv2.CMP_GT)
+                    _blobs(mask, lo_b, hi_b, min_circularity, min_solidity, min_axis_ratio,
+                           scale, polarity, cand)
     if not cand:
         return _empty()
     a = np.array(cand, np.float32)

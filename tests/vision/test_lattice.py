@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.vision.drawn import drawn_dice
+from vision import pipeline
 from vision.faces import lattice
 from vision.pips import find_pips
 
@@ -95,6 +96,17 @@ def test_a_one_among_touching_dice_is_no_lattice_dot():
     # As dice fall: each touches the one, slid a few pixels along its side.
     shifts = [(0, 6), (0, -5), (7, 0), (-4, 0), (3, 3), (0, 0)]
     assert not _is_lattice_dot(_around_a_one(shifts), (640, 360))
+
+
+def test_touching_dice_lose_no_face_to_the_grid_test(monkeypatch):
+    # vision.pipeline.candidates drops a face whose pips are all dots of a grid: the pips of
+    # touching dice make none, so the faces are those found with the grid test turned off.
+    img = _around_a_one([(0, 6), (0, -5), (7, 0), (-4, 0), (3, 3), (0, 0)])
+    faces, *_ = pipeline.candidates(img)
+    monkeypatch.setattr(pipeline, "lattice", lambda every, xy, r, pol: np.zeros(len(xy), bool))
+    unfiltered, *_ = pipeline.candidates(img)
+    assert len(faces) == len(unfiltered) >= 7
+    assert [(f.value, f.center) for f in faces] == [(f.value, f.center) for f in unfiltered]
 
 
 def test_a_one_boxed_in_point_symmetrically_is_taken_for_a_grid():
