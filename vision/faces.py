@@ -437,6 +437,10 @@ def describe(
     sizes = np.array([f.half_side for f in faces if f.n_read and 2 <= f.n_read <= 6])
     typical = float(np.median(sizes)) if len(sizes) else None
     centres = np.array([r.center for r in rivals], np.float64).reshape(-1, 2)
+    # face_overlap's faces: those found before suppression (else these), their layouts' pips
+    others = list(rivals) or faces
+    other_centres = centres if rivals else np.array([g.center for g in faces], np.float64)
+    layout_pips = np.array([len(g.pips) if g.value is not None else 0 for g in others])
     blobs = _Blobs(every if every is not None else pips)
     for f in faces:
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
@@ -447,7 +451,7 @@ def describe(
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
         feats["face_beyond"] = face_beyond(f, feats["pip_shape"], rivals, centres, unit)
-        feats["face_overlap"] = face_overlap(f, rivals or faces)
+        feats["face_overlap"] = face_overlap(f, others, other_centres, layout_pips)
         out.append(replace(f, features=feats))
     # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
     # never evidence for the models, only for telling the dice of one set apart (vision.gate).
@@ -467,24 +471,24 @@ def describe(
 FACE_OVERLAP = 1.6
 
 
-def face_overlap(face: FaceCandidate, faces: list[FaceCandidate]) -> float:
+def face_overlap(
+    face: FaceCandidate, faces: list[FaceCandidate], centres: np.ndarray, layout_pips: np.ndarray
+) -> float:
     """How many other faces that fit a layout with as many pips as ``face`` or more (and two at
     least) overlap its square (:data:`FACE_OVERLAP`), among ``faces`` (those found before
-    overlapping ones were suppressed). Such a face is misgrouped: a side face's pips beside the
-    top face that holds more, or, with as many, one of two, as a six's two rows read as two
-    threes side by side, one of them suppressed. A rule (``vision.gate.RULES``): it is not
-    accepted."""
+    overlapping ones were suppressed), given their ``centres`` (n, 2) and ``layout_pips`` (n,:
+    their pips, 0 for a face that fits no layout). Such a face is misgrouped: a side face's pips
+    beside the top face that holds more, or, with as many, one of two, as a six's two rows read
+    as two threes side by side, one of them suppressed. A rule (``vision.gate.RULES``): it is
+    not accepted."""
     det = float(np.linalg.det(face.frame))
-    if abs(det) < 1e-9:
+    if abs(det) < 1e-9 or not len(faces):
         return 0.0
     inv = np.linalg.inv(face.frame.astype(np.float64))
-    n = 0
-    for g in faces:
-        if g is face or g.value is None or len(g.pips) < max(2, len(face.pips)):
-            continue
-        q = inv @ (np.asarray(g.center, np.float64) - np.asarray(face.center, np.float64))
-        n += bool(np.abs(q).max() < FACE_OVERLAP)
-    return float(n)
+    q = (centres - np.asarray(face.center, np.float64)) @ inv.T
+    hit = (np.abs(q).max(axis=1) < FACE_OVERLAP) & (layout_pips >= max(2, len(face.pips)))
+    hit &= np.array([g is not face for g in faces])
+    return float(hit.sum())
 
 
 def row_goes_on(pips: Pips, idx: np.ndarray) -> float:

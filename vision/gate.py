@@ -123,9 +123,10 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
 #:   three).
 #: - ``pip_missed``: a face of 2-6 pips with a cell where its layout has no pip half the way to the
 #:   pips' colour or more (``faces.ONE_PLAIN_FACE``): a pip the grouping missed.
-#: - ``face_overlap``: another face of two pips or more overlaps this one's square
-#:   (:func:`vision.faces.face_overlap`): two dice cannot lie in one place, so one of them is
-#:   misgrouped (a six's columns read as two threes side by side).
+#: - ``face_overlap``: another face that fits a layout with as many pips or more (two at least)
+#:   overlaps this one's square (:func:`vision.faces.face_overlap`): two dice cannot lie in one
+#:   place, so this one is misgrouped (a side face's pips, or a six's columns read as two threes
+#:   side by side).
 RULES = (
     "out_of_view",
     "face_beyond",
