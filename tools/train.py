@@ -226,15 +226,23 @@ def out_of_fold(d: dict, folds: int) -> tuple[np.ndarray, np.ndarray]:
 MIN_PIPS_ACCEPTED = 2
 
 
+#: The columns of the rules' measurements in a candidate matrix ``d["X"]``.
+RULE_COLS = [FEATURE_NAMES.index(n) for n in RULES]
+
+
+def ruled(d: dict) -> np.ndarray:
+    """The candidates of ``d`` that a rule refuses (:func:`vision.gate.ruled_out`), as read()
+    refuses them."""
+    return ruled_out(d["X"][:, RULE_COLS])
+
+
 def acceptable(d: dict) -> np.ndarray:
     """The faces ``vision.read`` may accept on the trees' word: of at least
     :data:`MIN_PIPS_ACCEPTED` pips, refused by no rule (``vision.gate.RULES``) and not part of a
     dotted pattern (``vision.pipeline.PATTERN_NEIGHBOURS``). ``read`` flags the others whatever
     their p, so they are never a silent error and do not set the trees' threshold."""
-    X = d["X"]
-    rules = X[:, [FEATURE_NAMES.index(n) for n in RULES]]
-    around = X[:, FEATURE_NAMES.index("pips_around")]
-    return (d["value"] >= MIN_PIPS_ACCEPTED) & ~ruled_out(rules) & (around < PATTERN_NEIGHBOURS)
+    around = d["X"][:, FEATURE_NAMES.index("pips_around")]
+    return (d["value"] >= MIN_PIPS_ACCEPTED) & ~ruled(d) & (around < PATTERN_NEIGHBOURS)
 
 
 class NoSafeThreshold(ValueError):

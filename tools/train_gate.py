@@ -59,9 +59,7 @@ from vision.faces import FEATURE_NAMES  # noqa: E402
 from vision.gate import (  # noqa: E402
     GATE_FEATURES,
     ONE_FEATURES,
-    RULES,
     Gate,
-    ruled_out,
     size_outliers,
 )
 
@@ -72,7 +70,6 @@ from vision.gate import (  # noqa: E402
 BUDGET = 0.001
 COLS = [FEATURE_NAMES.index(n) for n in GATE_FEATURES]
 SIZE_COL = FEATURE_NAMES.index("size_vs_others")
-RULE_COLS = [FEATURE_NAMES.index(n) for n in RULES]
 ONE_COLS = [FEATURE_NAMES.index(n) for n in ONE_FEATURES]
 
 
@@ -142,7 +139,7 @@ def fit_ones(parts: list[dict]) -> Gate:
     matteop65 / kamilpiechowiak: 41 / 23 / 18 against 22 / 22 / 15 and 1 / 11 / 15), none wrong;
     measured before ``one_uneven`` also looked at the pip's ring. Each weight is held to its sign
     in :data:`ONE_SIGNS`."""
-    sel = [(d["value"] == 1) & ~ruled_out(d["X"][:, RULE_COLS]) for d in parts]
+    sel = [(d["value"] == 1) & ~T.ruled(d) for d in parts]
     X = np.vstack([d["X"][m][:, ONE_COLS] for d, m in zip(parts, sel, strict=True)])
     y = np.concatenate([d["right"][m] for d, m in zip(parts, sel, strict=True)])
     return _logistic(X, y, ONE_FEATURES, [ONE_SIGNS[n] for n in ONE_FEATURES])
@@ -181,7 +178,7 @@ def _refused(d: dict, p: np.ndarray) -> np.ndarray:
     """The faces of ``d`` that ``vision.read`` never accepts, whatever a gate says: refused for
     their size (:func:`vision.gate.size_outliers`, photo by photo, judged on the gate's ``p`` as
     read() does) or by a rule (:func:`vision.gate.ruled_out`, :data:`vision.gate.RULES`)."""
-    refused = ruled_out(d["X"][:, RULE_COLS])
+    refused = T.ruled(d)
     log_size, groups = d["X"][:, SIZE_COL], d["group"]
     for k in np.unique(groups):
         m = groups == k
