@@ -423,6 +423,7 @@ def describe(
     faces: list[FaceCandidate],
     rivals: list[FaceCandidate] = (),
     every: Pips | None = None,
+    ragged: Pips | None = None,
 ) -> list[FaceCandidate]:
     """The faces with their features filled in (for the confidence model and the flags).
 
@@ -430,7 +431,8 @@ def describe(
     :func:`face_beyond`. ``every``: all the photo's blobs, of which ``pips`` are the first (the
     strongest): the blobs around a face (``like_blobs_near``, ``one_crowded``, ``pips_around``,
     ``pips_unread``) are counted among them all, as a patterned cloth's dots beyond the strongest
-    are dots too."""
+    are dots too. ``ragged``: the blobs that failed only the pips' solidity test
+    (:func:`vision.pips.find_blobs`), counted too beside a lone pip (``one_crowded``)."""
     out = []
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
     # small dice taken for pips, or a pattern.
@@ -442,11 +444,12 @@ def describe(
     other_centres = centres if rivals else np.array([g.center for g in faces], np.float64)
     layout_pips = np.array([len(g.pips) if g.value is not None else 0 for g in others])
     blobs = _Blobs(every if every is not None else pips)
+    rough = _Blobs(ragged) if ragged is not None else None
     for f in faces:
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
         centre = np.asarray(f.center)
         feats = _features(
-            image, gray, pips, f.pips, v, f.frame, centre, f.residual, blobs, f.columns
+            image, gray, pips, f.pips, v, f.frame, centre, f.residual, blobs, f.columns, rough
         )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
@@ -834,6 +837,7 @@ def pip_shape(axes: np.ndarray, angle_deg: np.ndarray) -> tuple[float, float, fl
 #: Blobs that may be other pips of the face a lone pip belongs to: a one's pip is often larger
 #: than the other faces' pips, and missed pips are found as fragments or merged with glare.
 ONE_CROWD_SIZE = (0.4, 2.5)
+_NONE = np.zeros(0, int)
 
 
 def like_blobs_near(
@@ -875,7 +879,8 @@ class _Blobs:
 
 
 def _features(
-    image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _Blobs, columns: float
+    image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _Blobs, columns: float,
+    rough: _Blobs | None = None,
 ) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]
@@ -925,6 +930,10 @@ def _features(
         # A one is a plain face around its pip: a like blob this near is the rest of a face
         # whose pips were not grouped (a two's other pip) or a dotted cloth (vision.gate.RULES).
         f["one_crowded"] = like_blobs_near(around, centre, rmed, pol, own, ONE_CROWD_SIZE)
+        if rough is not None:
+            # and a ragged blob there (a pip half in shadow, that failed only the solidity test)
+            near, _ = rough.near(centre, LONE_PIP_REACH * rmed)
+            f["one_crowded"] += like_blobs_near(near, centre, rmed, pol, _NONE, ONE_CROWD_SIZE)
     if value in (2, 3) and n == value:
         f["row_continues"] = row_goes_on(pips, idx)
     mx, mn = float(face.max()), float(face.min())

@@ -23,7 +23,7 @@ from vision import geometry
 from vision.faces import FaceCandidate, describe, group_pips, lattice, suppress_overlaps
 from vision.gate import Gate, default_gate, rule_values, ruled_out, size_outliers
 from vision.model import DiceModel, default_model
-from vision.pips import MAX_PIPS, find_pips
+from vision.pips import MAX_PIPS, find_blobs
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ def candidates(
     )
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     clock("resize")
-    every = find_pips(work, gray=gray, max_pips=None)
+    every, ragged = find_blobs(work, gray=gray, max_pips=None)
     pips = every.take(np.arange(min(len(every), MAX_PIPS)))  # strongest first
     clock("pips")
     faces = group_pips(work, gray, pips)
@@ -83,7 +83,7 @@ def candidates(
         dots = set(idx[lattice(every, pips.xy[idx], pips.radius[idx], pips.polarity[idx])].tolist())
         faces = [f for f in faces if not dots.issuperset(f.pips.tolist())]
     clock("faces")
-    faces = describe(work, gray, pips, faces, found, every)
+    faces = describe(work, gray, pips, faces, found, every, ragged)
     clock("features")
     return faces, scale, work, gray
 

@@ -41,6 +41,13 @@ MIN_AREA = 5.0
 MIN_CIRCULARITY = 0.55
 #: Area / convex hull area: pips are convex; digits and ring shapes are not.
 MIN_SOLIDITY = 0.85
+#: A blob that passes every test but solidity, down to this, is a *ragged* blob
+#: (:func:`find_blobs`): not trusted as a pip, but maybe one (a pip 6-8 px across at the working
+#: scale, half in a shadow or cut by glare, measures 0.75-0.85). It is only ever evidence against
+#: a face, never for one: a lone pip with one beside it may be a two's pip (vision.faces,
+#: ``one_crowded``). Chosen before measuring: a crescent of a pip (two thirds of its disc) is about
+#: 0.7; the strokes of digits and rings are far lower.
+RAGGED_SOLIDITY = 0.7
 #: Ellipse axis ratio: 50 degrees oblique foreshortens a circle by cos(50) = 0.64; allow for
 #: lens distortion and blur down to 0.4.
 MIN_AXIS_RATIO = 0.4
@@ -106,9 +113,39 @@ def find_pips(
 ) -> Pips:
     """All pip-like blobs of a BGR image, light and dark, at every pyramid level (the
     ``max_pips`` strongest; None for all)."""
+    return find_blobs(
+        bgr, gray=gray, block_size=block_size, half_octave_block=half_octave_block,
+        levels=levels, threshold_offset=threshold_offset, min_area=min_area,
+        min_circularity=min_circularity, min_solidity=min_solidity,
+        min_axis_ratio=min_axis_ratio, min_contrast=min_contrast, channels=channels,
+        max_pips=max_pips, ragged_solidity=None,
+    )[0]
+
+
+def find_blobs(
+    bgr: np.ndarray,
+    *,
+    gray: np.ndarray | None = None,
+    block_size: int = BLOCK_SIZE,
+    half_octave_block: int | None = HALF_OCTAVE_BLOCK,
+    levels: int = LEVELS,
+    threshold_offset: float = THRESHOLD_OFFSET,
+    min_area: float = MIN_AREA,
+    min_circularity: float = MIN_CIRCULARITY,
+    min_solidity: float = MIN_SOLIDITY,
+    min_axis_ratio: float = MIN_AXIS_RATIO,
+    min_contrast: float = MIN_CONTRAST,
+    channels: tuple[str, ...] = CHANNELS,
+    max_pips: int | None = MAX_PIPS,
+    ragged_solidity: float | None = RAGGED_SOLIDITY,
+) -> tuple[Pips, Pips]:
+    """The pips of :func:`find_pips`, and the *ragged* blobs: those that pass every test but
+    solidity, down to ``ragged_solidity`` (none when None), with the contrast of a pip, and that
+    repeat no pip of their polarity (a ragged copy of a pip found at another level or block)."""
     if gray is None:
         gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     cand: list[tuple] = []
+    ragged: list[tuple] = []
     planes = {"gray": gray}
     if "chroma" in channels:
         planes["chroma"] = _chroma(bgr)
@@ -136,11 +173,10 @@ def find_pips(
                     else:
                         mask = cv2.compare(cv2.subtract(img, mean), threshold_offset, cv2.CMP_GT)
                     _blobs(mask, lo_b, hi_b, min_circularity, min_solidity, min_axis_ratio,
-                           scale, polarity, cand)
+                           scale, polarity, cand, ragged_solidity, ragged)
     if not cand:
-        return _empty()
-    a = np.array(cand, np.float32)
-    pips = _measure(bgr, gray, a, min_contrast)
+        return _empty(), _empty()
+    pips = _measure(bgr, gray, np.array(cand, np.float32), min_contrast)
     # The same pip is found at several levels and as fragments at levels too fine for it; the
     # copy that stands out most from the ring around it has the pip's own scale.
     order = np.argsort(-pips.contrast, kind="stable")
@@ -149,7 +185,37 @@ def find_pips(
     pips = pips.take(_dedupe(pips))
     if max_pips is not None and len(pips) > max_pips:
         pips = pips.take(np.arange(max_pips))  # already sorted, strongest first
-    return pips
+    if not ragged:
+        return pips, _empty()
+    rag = _measure(bgr, gray, np.array(ragged, np.float32), min_contrast)
+    rag = rag.take(np.argsort(-rag.contrast, kind="stable"))
+    rag = rag.take(_dedupe(rag))  # found at two levels or blocks: one blob
+    return pips, rag.take(_not_repeating(rag, pips))
+
+
+def _not_repeating(rag: Pips, pips: Pips) -> np.ndarray:
+    """Indices of the ragged blobs that repeat no pip: a pip of their polarity and of about their
+    size (within CONTAINER_RADIUS_RATIO either way) whose centre lies inside them or theirs inside
+    it, as the same pip found ragged at another level or block. A blob far larger around one (a
+    pip with the glare around it) is not the same pip."""
+    if not len(pips) or not len(rag):
+        return np.arange(len(rag))
+    tree = cKDTree(pips.xy.astype(np.float64))
+    reach = float(pips.radius.max())
+    keep = np.ones(len(rag), bool)
+    for i, near in enumerate(tree.query_ball_point(rag.xy.astype(np.float64), reach)):
+        if near:
+            j = np.asarray(near)
+            d = np.hypot(*(pips.xy[j] - rag.xy[i]).T)
+            rr = pips.radius[j] / rag.radius[i]
+            same = (
+                (pips.polarity[j] == rag.polarity[i])
+                & (d < np.maximum(pips.radius[j], rag.radius[i]))
+                & (rr > CONTAINER_RADIUS_RATIO)
+                & (rr < 1 / CONTAINER_RADIUS_RATIO)
+            )
+            keep[i] = not same.any()
+    return np.flatnonzero(keep)
 
 
 def _drop_die_bodies(p: Pips) -> np.ndarray:
@@ -183,7 +249,11 @@ def _chroma(bgr: np.ndarray) -> np.ndarray:
     return np.clip(128 + 2 * (a - b) // 2, 0, 255).astype(np.uint8)
 
 
-def _blobs(mask, lo, hi, min_circ, min_sol, min_ratio, scale, polarity, out) -> None:
+def _blobs(
+    mask, lo, hi, min_circ, min_sol, min_ratio, scale, polarity, out, ragged_sol=None, ragged=None
+) -> None:
+    """Appends to ``out`` the blobs of ``mask`` that pass every test, and to ``ragged`` those that
+    fail only solidity, down to ``ragged_sol``."""
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     # A contour of n boundary pixels encloses at most n^2 / (4 pi) pixels: skip the short ones
     # without computing anything.
@@ -201,8 +271,13 @@ def _blobs(mask, lo, hi, min_circ, min_sol, min_ratio, scale, polarity, out) -> 
         if circ < min_circ:
             continue
         ha = cv2.contourArea(cv2.convexHull(cnt))
-        if ha <= 0 or area / ha < min_sol:
+        if ha <= 0:
             continue
+        dest = out
+        if area / ha < min_sol:
+            if ragged_sol is None or area / ha < ragged_sol:
+                continue
+            dest = ragged
         (cx, cy), (ea, eb), ang = cv2.fitEllipse(cnt)
         major, minor = max(ea, eb) / 2, min(ea, eb) / 2
         if major <= 0 or minor / major < min_ratio:
@@ -210,7 +285,7 @@ def _blobs(mask, lo, hi, min_circ, min_sol, min_ratio, scale, polarity, out) -> 
         if ea < eb:  # OpenCV's angle is the first axis's; keep the major axis's direction
             ang += 90.0
         # pyrDown maps pixel centre (x, y) of the level to ((x + 0.5) * s - 0.5) at level 0
-        out.append((
+        dest.append((
             (cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5,
             np.sqrt(area / np.pi) * scale, major * scale, minor * scale, ang, polarity, circ,
         ))

@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.drawn import drawn_dice
+from tests.vision.drawn import FACE, PIP, TABLE, drawn_dice
 from vision import read
 from vision.faces import describe, read_face
 from vision.gate import RULES, Gate, default_gate, rule_values, ruled_out, twinned
-from vision.pips import find_pips
+from vision.pips import MIN_SOLIDITY, RAGGED_SOLIDITY, find_blobs, find_pips
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
@@ -142,6 +142,44 @@ def test_the_middle_pip_of_a_five_is_no_one_even_when_the_others_were_missed():
     assert n == 1 and feats["one_crowded"] == 0.0
     assert feats["face_uniformity"] < 0.5 < feats["empty_cells_worst"]
     assert feats["one_uneven"] == 1.0 and _refused(feats)
+
+
+def _two_with_a_ragged_pip() -> np.ndarray:
+    """A two whose lower right pip has a 60-degree wedge of the face's colour cut out of it (a
+    pip half in shadow, or cut by glare), as no lens blurs it back to a disc."""
+    img = np.full((300, 300, 3), TABLE, np.uint8)
+    cv2.rectangle(img, (150 - HALF, 150 - HALF), (150 + HALF, 150 + HALF), (FACE,) * 3, -1)
+    for d in (-OFF, OFF):
+        cv2.circle(img, (150 + d, 150 + d), PIP_R, (PIP,) * 3, -1)
+    cut = (150 + OFF, 150 + OFF)
+    cv2.ellipse(img, cut, (PIP_R + 2, PIP_R + 2), 0, -30, 30, (FACE,) * 3, -1)
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+def test_a_ragged_blob_beside_a_lone_pip_refuses_the_one():
+    # the bitten pip fails the pips' solidity test, so the two's other pip is found alone; kept
+    # as a ragged blob (solidity between RAGGED_SOLIDITY and MIN_SOLIDITY), it is the two's pip
+    # in the lone pip's reach
+    assert RAGGED_SOLIDITY < MIN_SOLIDITY
+    img = _two_with_a_ragged_pip()
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    every, ragged = find_blobs(img, gray=gray, max_pips=None)
+    assert np.hypot(*(every.xy - (150 - OFF, 150 - OFF)).T).min() < 2
+    assert np.hypot(*(every.xy - (150 + OFF, 150 + OFF)).T).min() > PIP_R  # not a pip
+    assert len(ragged) == 1 and np.hypot(*(ragged.xy[0] - (150 + OFF, 150 + OFF))) < 3
+    k = int(np.argmin(np.hypot(*(every.xy - (150 - OFF, 150 - OFF)).T)))
+    face = read_face(img, gray, every, np.array([k]), half_side_hint=float(HALF))
+    assert face.value == 1
+    without = describe(img, gray, every, [face], every=every)[0].features
+    assert without["one_crowded"] == 0.0  # the firm blobs alone saw no company
+    feats = describe(img, gray, every, [face], every=every, ragged=ragged)[0].features
+    assert feats["one_crowded"] == 1.0 and _refused(feats)
+
+
+def test_a_whole_pip_is_not_also_a_ragged_blob():
+    # a clean two: both pips are firm, and no ragged copy of either is kept
+    every, ragged = find_blobs(_die([(-OFF, -OFF), (OFF, OFF)]), max_pips=None)
+    assert len(every) == 2 and len(ragged) == 0
 
 
 # --- a real photo -----------------------------------------------------------------------------
