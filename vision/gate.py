@@ -111,7 +111,8 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
 #:   (:func:`vision.faces.row_goes_on`).
 #: - ``one_crowded``: a one with a blob of its polarity and a pip's size
 #:   (``faces.ONE_CROWD_SIZE``) within ``faces.LONE_PIP_REACH`` pip radii of its pip (a two's
-#:   other pip, a dotted cloth), counted among all the photo's blobs.
+#:   other pip, a dotted cloth), counted among all the photo's blobs and its ragged ones (that
+#:   failed only the pips' solidity test: :func:`vision.pips.find_blobs`).
 #: - ``one_uneven``: a one whose face is not of one colour around its pip (``face_uniformity`` or
 #:   ``empty_cells_worst`` over ``faces.ONE_PLAIN_FACE``): a pip of a face whose other pips were
 #:   missed.
