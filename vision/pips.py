@@ -95,31 +95,11 @@ def _empty() -> Pips:
     })
 
 
-def find_pips(
-    bgr: np.ndarray,
-    *,
-    gray: np.ndarray | None = None,
-    block_size: int = BLOCK_SIZE,
-    half_octave_block: int | None = HALF_OCTAVE_BLOCK,
-    levels: int = LEVELS,
-    threshold_offset: float = THRESHOLD_OFFSET,
-    min_area: float = MIN_AREA,
-    min_circularity: float = MIN_CIRCULARITY,
-    min_solidity: float = MIN_SOLIDITY,
-    min_axis_ratio: float = MIN_AXIS_RATIO,
-    min_contrast: float = MIN_CONTRAST,
-    channels: tuple[str, ...] = CHANNELS,
-    max_pips: int | None = MAX_PIPS,
-) -> Pips:
+def find_pips(bgr: np.ndarray, **params) -> Pips:
     """All pip-like blobs of a BGR image, light and dark, at every pyramid level (the
-    ``max_pips`` strongest; None for all)."""
-    return find_blobs(
-        bgr, gray=gray, block_size=block_size, half_octave_block=half_octave_block,
-        levels=levels, threshold_offset=threshold_offset, min_area=min_area,
-        min_circularity=min_circularity, min_solidity=min_solidity,
-        min_axis_ratio=min_axis_ratio, min_contrast=min_contrast, channels=channels,
-        max_pips=max_pips, ragged_solidity=None,
-    )[0]
+    ``max_pips`` strongest; None for all). ``params``: those of :func:`find_blobs`, whose pips
+    these are (without its ragged blobs)."""
+    return find_blobs(bgr, **{**params, "ragged_solidity": None})[0]
 
 
 def find_blobs(
@@ -139,9 +119,11 @@ def find_blobs(
     max_pips: int | None = MAX_PIPS,
     ragged_solidity: float | None = RAGGED_SOLIDITY,
 ) -> tuple[Pips, Pips]:
-    """The pips of :func:`find_pips`, and the *ragged* blobs: those that pass every test but
+    """All pip-like blobs of a BGR image, light and dark, at every pyramid level (the
+    ``max_pips`` strongest; None for all), and the *ragged* blobs: those that pass every test but
     solidity, down to ``ragged_solidity`` (none when None), with the contrast of a pip, and that
-    repeat no pip of their polarity (a ragged copy of a pip found at another level or block)."""
+    repeat no pip of their polarity and about their size (a ragged copy of a pip found at another
+    level or block: :func:`_not_repeating`)."""
     if gray is None:
         gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     cand: list[tuple] = []
