@@ -182,22 +182,25 @@ def _not_repeating(rag: Pips, pips: Pips) -> np.ndarray:
     pip with the glare around it) is not the same pip."""
     if not len(pips) or not len(rag):
         return np.arange(len(rag))
-    tree = cKDTree(pips.xy.astype(np.float64))
-    reach = float(pips.radius.max())
-    keep = np.ones(len(rag), bool)
-    for i, near in enumerate(tree.query_ball_point(rag.xy.astype(np.float64), reach)):
-        if near:
-            j = np.asarray(near)
-            d = np.hypot(*(pips.xy[j] - rag.xy[i]).T)
-            rr = pips.radius[j] / rag.radius[i]
-            same = (
-                (pips.polarity[j] == rag.polarity[i])
-                & (d < np.maximum(pips.radius[j], rag.radius[i]))
-                & (rr > CONTAINER_RADIUS_RATIO)
-                & (rr < 1 / CONTAINER_RADIUS_RATIO)
-            )
-            keep[i] = not same.any()
-    return np.flatnonzero(keep)
+    # A pip that repeats a ragged blob is under twice its radius, and as near: search that far
+    # around each, in one k-d tree query (the pairs flattened: no loop over the blobs).
+    r_rag = rag.radius.astype(np.float64)
+    near = cKDTree(pips.xy.astype(np.float64)).query_ball_point(
+        rag.xy.astype(np.float64), r_rag / CONTAINER_RADIUS_RATIO
+    )
+    i = np.repeat(np.arange(len(rag)), [len(n) for n in near])
+    if not len(i):
+        return np.arange(len(rag))
+    j = np.concatenate([np.asarray(n, int) for n in near])
+    d = np.hypot(*(pips.xy[j] - rag.xy[i]).T)
+    rr = pips.radius[j] / rag.radius[i]
+    same = (
+        (pips.polarity[j] == rag.polarity[i])
+        & (d < np.maximum(pips.radius[j], rag.radius[i]))
+        & (rr > CONTAINER_RADIUS_RATIO)
+        & (rr < 1 / CONTAINER_RADIUS_RATIO)
+    )
+    return np.flatnonzero(np.bincount(i[same], minlength=len(rag)) == 0)
 
 
 def _drop_die_bodies(p: Pips) -> np.ndarray:

@@ -12,7 +12,8 @@ from tests.vision.drawn import FACE, PIP, TABLE, drawn_dice
 from vision import read
 from vision.faces import describe, read_face
 from vision.gate import RULES, Gate, default_gate, rule_values, ruled_out, twinned
-from vision.pips import MIN_SOLIDITY, RAGGED_SOLIDITY, find_blobs, find_pips
+from vision.pipeline import candidates
+from vision.pips import MIN_SOLIDITY, RAGGED_SOLIDITY, Pips, _not_repeating, find_blobs, find_pips
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
@@ -176,10 +177,49 @@ def test_a_ragged_blob_beside_a_lone_pip_refuses_the_one():
     assert feats["one_crowded"] == 1.0 and _refused(feats)
 
 
-def test_a_whole_pip_is_not_also_a_ragged_blob():
-    # a clean two: both pips are firm, and no ragged copy of either is kept
+def test_round_pips_give_no_ragged_blob():
+    # a clean two: both pips are pips, and nothing of it is ragged
     every, ragged = find_blobs(_die([(-OFF, -OFF), (OFF, OFF)]), max_pips=None)
     assert len(every) == 2 and len(ragged) == 0
+
+
+def _blobs_at(rows) -> Pips:
+    """Blobs given as (x, y, radius, polarity) rows, the rest of their measurements neutral."""
+    a = np.array(rows, np.float32).reshape(-1, 4)
+    n = len(a)
+    return Pips(
+        xy=a[:, :2], radius=a[:, 2], axes=np.repeat(a[:, 2:3], 2, 1), angle=np.zeros(n, np.float32),
+        polarity=a[:, 3].astype(np.int8), contrast=np.full(n, 100, np.float32),
+        ring=np.full((n, 3), 200, np.float32), ring_std=np.zeros(n, np.float32),
+        inner_std=np.zeros(n, np.float32), circularity=np.ones(n, np.float32),
+    )
+
+
+def test_a_ragged_copy_of_a_pip_is_dropped_and_other_ragged_blobs_kept():
+    pips = _blobs_at([(100, 100, 10, -1), (500, 100, 10, -1)])
+    ragged = _blobs_at([
+        (103, 100, 9, -1),  # the first pip found ragged at another block: a copy
+        (512, 100, 15, -1),  # the second pip within its own radius, 1.5 times the pip's: a copy
+        (100, 100, 9, 1),  # the first pip's place, the other polarity: kept
+        (140, 100, 9, -1),  # beside the first pip, not on it: kept
+        (300, 300, 10, 1),  # on no pip: kept
+    ])
+    assert _not_repeating(ragged, pips).tolist() == [2, 3, 4]
+    # inside a blob three times its size (a pip with the glare around it) a ragged blob is no
+    # copy of it; and a large blob elsewhere in the photo changes nothing
+    glare = _blobs_at([(100, 100, 10, -1), (500, 100, 10, -1), (300, 300, 30, 1)])
+    assert _not_repeating(ragged, glare).tolist() == [2, 3, 4]
+    far = _blobs_at([(100, 100, 10, -1), (500, 100, 10, -1), (900, 900, 60, 1)])
+    assert _not_repeating(ragged, far).tolist() == [2, 3, 4]
+
+
+def test_the_reader_counts_ragged_blobs_beside_a_lone_pip():
+    # through vision.pipeline.candidates, as read() sees it: the lone pip's face is crowded
+    faces, scale, _, _ = candidates(_two_with_a_ragged_pip())
+    ones = [f for f in faces if len(f.pips) == 1]
+    at = np.array([150 - OFF, 150 - OFF], np.float64)
+    lone = [f for f in ones if np.hypot(*(np.asarray(f.center) / scale - at)) < 5]
+    assert lone and all(f.features["one_crowded"] >= 1 for f in lone)
 
 
 # --- a real photo -----------------------------------------------------------------------------
