@@ -443,6 +443,7 @@ def describe(
     others = list(rivals) or faces
     other_centres = centres if rivals else np.array([g.center for g in faces], np.float64)
     layout_pips = np.array([len(g.pips) if g.value is not None else 0 for g in others])
+    position = {id(g): k for k, g in enumerate(others)}  # a face among them, if it is
     blobs = _Blobs(every if every is not None else pips)
     rough = _Blobs(ragged) if ragged is not None else None
     for f in faces:
@@ -454,7 +455,7 @@ def describe(
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
         feats["face_beyond"] = face_beyond(f, feats["pip_shape"], rivals, centres, unit)
-        feats["face_overlap"] = face_overlap(f, others, other_centres, layout_pips)
+        feats["face_overlap"] = face_overlap(f, other_centres, layout_pips, position.get(id(f)))
         out.append(replace(f, features=feats))
     # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
     # never evidence for the models, only for telling the dice of one set apart (vision.gate).
@@ -475,22 +476,24 @@ FACE_OVERLAP = 1.6
 
 
 def face_overlap(
-    face: FaceCandidate, faces: list[FaceCandidate], centres: np.ndarray, layout_pips: np.ndarray
+    face: FaceCandidate, centres: np.ndarray, layout_pips: np.ndarray, own: int | None = None
 ) -> float:
     """How many other faces that fit a layout with as many pips as ``face`` or more (and two at
-    least) overlap its square (:data:`FACE_OVERLAP`), among ``faces`` (those found before
-    overlapping ones were suppressed), given their ``centres`` (n, 2) and ``layout_pips`` (n,:
-    their pips, 0 for a face that fits no layout). Such a face is misgrouped: a side face's pips
+    least) overlap its square (:data:`FACE_OVERLAP`), among the faces found before overlapping
+    ones were suppressed, given their ``centres`` (n, 2), ``layout_pips`` (n,: their pips, 0 for
+    a face that fits no layout) and ``face``'s ``own`` place among them (None when it is not one
+    of them). Such a face is misgrouped: a side face's pips
     beside the top face that holds more, or, with as many, one of two, as a six's two rows read
     as two threes side by side, one of them suppressed. A rule (``vision.gate.RULES``): it is
     not accepted."""
     det = float(np.linalg.det(face.frame))
-    if abs(det) < 1e-9 or not len(faces):
+    if abs(det) < 1e-9 or not len(centres):
         return 0.0
     inv = np.linalg.inv(face.frame.astype(np.float64))
     q = (centres - np.asarray(face.center, np.float64)) @ inv.T
     hit = (np.abs(q).max(axis=1) < FACE_OVERLAP) & (layout_pips >= max(2, len(face.pips)))
-    hit &= np.array([g is not face for g in faces])
+    if own is not None:
+        hit[own] = False
     return float(hit.sum())
 
 
@@ -837,7 +840,6 @@ def pip_shape(axes: np.ndarray, angle_deg: np.ndarray) -> tuple[float, float, fl
 #: Blobs that may be other pips of the face a lone pip belongs to: a one's pip is often larger
 #: than the other faces' pips, and missed pips are found as fragments or merged with glare.
 ONE_CROWD_SIZE = (0.4, 2.5)
-_NONE = np.zeros(0, int)
 
 
 def like_blobs_near(
@@ -850,7 +852,7 @@ def like_blobs_near(
     near = (np.hypot(dxy[:, 0], dxy[:, 1]) < LONE_PIP_REACH * radius) & _like(
         rr, pips.polarity, polarity, size
     )
-    near[np.asarray(idx)] = False
+    near[np.asarray(idx, int)] = False
     return float(near.sum())
 
 
@@ -933,7 +935,7 @@ def _features(
         if rough is not None:
             # and a ragged blob there (a pip half in shadow, that failed only the solidity test)
             near, _ = rough.near(centre, LONE_PIP_REACH * rmed)
-            f["one_crowded"] += like_blobs_near(near, centre, rmed, pol, _NONE, ONE_CROWD_SIZE)
+            f["one_crowded"] += like_blobs_near(near, centre, rmed, pol, (), ONE_CROWD_SIZE)
     if value in (2, 3) and n == value:
         f["row_continues"] = row_goes_on(pips, idx)
     mx, mn = float(face.max()), float(face.min())
