@@ -8,6 +8,7 @@ contrast against a ring around it. Everything later is scaled by the pip radii f
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -158,21 +159,25 @@ def find_blobs(
                            scale, polarity, cand, ragged_solidity, ragged)
     if not cand:
         return _empty(), _empty()
-    pips = _measure(bgr, gray, np.array(cand, np.float32), min_contrast)
-    # The same pip is found at several levels and as fragments at levels too fine for it; the
-    # copy that stands out most from the ring around it has the pip's own scale.
-    order = np.argsort(-pips.contrast, kind="stable")
-    pips = pips.take(order)
+    pips = _strongest_first(bgr, gray, cand, min_contrast)
     pips = pips.take(_drop_die_bodies(pips))
     pips = pips.take(_dedupe(pips))
     if max_pips is not None and len(pips) > max_pips:
         pips = pips.take(np.arange(max_pips))  # already sorted, strongest first
     if not ragged:
         return pips, _empty()
-    rag = _measure(bgr, gray, np.array(ragged, np.float32), min_contrast)
-    rag = rag.take(np.argsort(-rag.contrast, kind="stable"))
+    rag = _strongest_first(bgr, gray, ragged, min_contrast)
     rag = rag.take(_dedupe(rag))  # found at two levels or blocks: one blob
     return pips, rag.take(_not_repeating(rag, pips))
+
+
+def _strongest_first(bgr, gray, rows: list[tuple], min_contrast: float) -> Pips:
+    """The blobs found (``_blobs``' rows) with the contrast of a pip, measured, strongest first.
+    The same pip is found at several levels and as fragments at levels too fine for it; the copy
+    that stands out most from the ring around it has the pip's own scale (:func:`_dedupe` keeps
+    the first)."""
+    p = _measure(bgr, gray, np.array(rows, np.float32), min_contrast)
+    return p.take(np.argsort(-p.contrast, kind="stable"))
 
 
 def _not_repeating(rag: Pips, pips: Pips) -> np.ndarray:
@@ -189,9 +194,7 @@ def _not_repeating(rag: Pips, pips: Pips) -> np.ndarray:
         rag.xy.astype(np.float64), r_rag / CONTAINER_RADIUS_RATIO
     )
     i = np.repeat(np.arange(len(rag)), [len(n) for n in near])
-    if not len(i):
-        return np.arange(len(rag))
-    j = np.concatenate([np.asarray(n, int) for n in near])
+    j = np.fromiter(itertools.chain.from_iterable(near), int, count=len(i))
     d = np.hypot(*(pips.xy[j] - rag.xy[i]).T)
     rr = pips.radius[j] / rag.radius[i]
     same = (
