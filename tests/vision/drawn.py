@@ -1,5 +1,5 @@
 """Dice drawn for the vision tests: white dice with black pips on a grey table, softened by a
-3 x 3 blur as a lens would."""
+3 x 3 blur as a lens would; and blobs given as numbers, for the steps that take found pips."""
 
 from __future__ import annotations
 
@@ -8,18 +8,48 @@ from collections.abc import Iterable, Sequence
 import cv2
 import numpy as np
 
+from vision.pips import Pips
+
 TABLE, FACE, PIP = 90, 235, 25
+
+
+def sharp_dice(
+    size: tuple[int, int],
+    dice: Iterable[tuple[tuple[int, int], int, Sequence[tuple[int, int, int]]]],
+) -> np.ndarray:
+    """A ``size`` (height, width) BGR picture of ``dice``: each a (centre, half-side, pips) with
+    its pips as (dx, dy, radius) from its centre, drawn one die after the other; not yet through
+    the lens (:func:`lens`), so that more may be drawn on it."""
+    img = np.full((*size, 3), TABLE, np.uint8)
+    for (cx, cy), half, pips in dice:
+        cv2.rectangle(img, (cx - half, cy - half), (cx + half, cy + half), (FACE,) * 3, -1)
+        for dx, dy, r in pips:
+            cv2.circle(img, (cx + dx, cy + dy), r, (PIP,) * 3, -1)
+    return img
+
+
+def lens(img: np.ndarray) -> np.ndarray:
+    """A drawn picture softened as a lens would (a 3 x 3 blur)."""
+    return cv2.GaussianBlur(img, (3, 3), 0)
 
 
 def drawn_dice(
     size: tuple[int, int],
     dice: Iterable[tuple[tuple[int, int], int, Sequence[tuple[int, int, int]]]],
 ) -> np.ndarray:
-    """A ``size`` (height, width) BGR picture of ``dice``: each a (centre, half-side, pips) with
-    its pips as (dx, dy, radius) from its centre, drawn one die after the other."""
-    img = np.full((*size, 3), TABLE, np.uint8)
-    for (cx, cy), half, pips in dice:
-        cv2.rectangle(img, (cx - half, cy - half), (cx + half, cy + half), (FACE,) * 3, -1)
-        for dx, dy, r in pips:
-            cv2.circle(img, (cx + dx, cy + dy), r, (PIP,) * 3, -1)
-    return cv2.GaussianBlur(img, (3, 3), 0)
+    """:func:`sharp_dice` through the :func:`lens`."""
+    return lens(sharp_dice(size, dice))
+
+
+def blobs(xy, radius=3.0, polarity=-1) -> Pips:
+    """Blobs at ``xy`` (n, 2) of ``radius`` and ``polarity`` (each one value or n), round, their
+    other measurements 0."""
+    xy = np.asarray(xy, np.float32).reshape(-1, 2)
+    n = len(xy)
+    r = np.broadcast_to(np.asarray(radius, np.float32), (n,)).copy()
+    pol = np.broadcast_to(np.asarray(polarity, np.int8), (n,)).copy()
+    z = np.zeros(n, np.float32)
+    return Pips(
+        xy=xy, radius=r, axes=np.stack([r, r], 1), angle=z, polarity=pol, contrast=z,
+        ring=np.zeros((n, 3), np.float32), ring_std=z, inner_std=z, circularity=z,
+    )

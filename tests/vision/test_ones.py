@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.drawn import FACE, PIP, TABLE, drawn_dice
+from tests.vision.drawn import FACE, blobs, drawn_dice, lens, sharp_dice
 from vision import read
 from vision.faces import describe, read_face
 from vision.gate import RULES, Gate, default_gate, rule_values, ruled_out, twinned
@@ -148,13 +148,10 @@ def test_the_middle_pip_of_a_five_is_no_one_even_when_the_others_were_missed():
 def _two_with_a_ragged_pip() -> np.ndarray:
     """A two whose lower right pip has a 60-degree wedge of the face's colour cut out of it (a
     pip half in shadow, or cut by glare), as no lens blurs it back to a disc."""
-    img = np.full((300, 300, 3), TABLE, np.uint8)
-    cv2.rectangle(img, (150 - HALF, 150 - HALF), (150 + HALF, 150 + HALF), (FACE,) * 3, -1)
-    for d in (-OFF, OFF):
-        cv2.circle(img, (150 + d, 150 + d), PIP_R, (PIP,) * 3, -1)
+    img = sharp_dice((300, 300), [((150, 150), HALF, [(d, d, PIP_R) for d in (-OFF, OFF)])])
     cut = (150 + OFF, 150 + OFF)
     cv2.ellipse(img, cut, (PIP_R + 2, PIP_R + 2), 0, -30, 30, (FACE,) * 3, -1)
-    return cv2.GaussianBlur(img, (3, 3), 0)
+    return lens(img)
 
 
 def test_a_ragged_blob_beside_a_lone_pip_refuses_the_one():
@@ -184,15 +181,9 @@ def test_round_pips_give_no_ragged_blob():
 
 
 def _blobs_at(rows) -> Pips:
-    """Blobs given as (x, y, radius, polarity) rows, the rest of their measurements neutral."""
+    """Blobs given as (x, y, radius, polarity) rows."""
     a = np.array(rows, np.float32).reshape(-1, 4)
-    n = len(a)
-    return Pips(
-        xy=a[:, :2], radius=a[:, 2], axes=np.repeat(a[:, 2:3], 2, 1), angle=np.zeros(n, np.float32),
-        polarity=a[:, 3].astype(np.int8), contrast=np.full(n, 100, np.float32),
-        ring=np.full((n, 3), 200, np.float32), ring_std=np.zeros(n, np.float32),
-        inner_std=np.zeros(n, np.float32), circularity=np.ones(n, np.float32),
-    )
+    return blobs(a[:, :2], a[:, 2], a[:, 3])
 
 
 def test_a_ragged_copy_of_a_pip_is_dropped_and_other_ragged_blobs_kept():

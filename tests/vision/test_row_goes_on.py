@@ -9,23 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.drawn import blobs
 from vision import read
 from vision.faces import ROW_TOLERANCE, row_goes_on
-from vision.pips import Pips
 
 RENDERS = Path(__file__).resolve().parents[2] / "sample_images" / "rendered"
-
-
-def blobs(xy, radius=3.0, polarity=-1) -> Pips:
-    xy = np.asarray(xy, np.float32).reshape(-1, 2)
-    n = len(xy)
-    r = np.broadcast_to(np.asarray(radius, np.float32), (n,)).copy()
-    pol = np.broadcast_to(np.asarray(polarity, np.int8), (n,)).copy()
-    z = np.zeros(n, np.float32)
-    return Pips(
-        xy=xy, radius=r, axes=np.stack([r, r], 1), angle=z, polarity=pol, contrast=z,
-        ring=np.zeros((n, 3), np.float32), ring_std=z, inner_std=z, circularity=z,
-    )
 
 
 TWO = [(100, 100), (110, 110)]  # a two's diagonal, 14 px long
