@@ -61,7 +61,6 @@ from vision.gate import (  # noqa: E402
     ONE_FEATURES,
     Gate,
     size_outliers,
-    twin_one_p,
 )
 
 #: Accepted wrong values per labelled die allowed on a folder never seen in fitting: half the
@@ -146,37 +145,27 @@ def fit_ones(parts: list[dict]) -> Gate:
     return _logistic(X, y, ONE_FEATURES, [ONE_SIGNS[n] for n in ONE_FEATURES])
 
 
-def ones_read(g: Gate, ones: Gate, d: dict) -> tuple[np.ndarray, np.ndarray]:
-    """Two scores of every face of ``d`` under the ones' gate as ``vision.read`` uses it, each
-    such that a one is accepted at a threshold t exactly when its score is above t; 0 for a face
-    that is not a one or that is refused (:func:`_refused`):
-
-    - beside a twin of two pips or more among the faces the main gate ``g`` accepts (at
-      ``g.accept``): its p (the ones' threshold);
-    - else, beside another unrefused one of its set: the lower of its p and that one's (two ones
-      vouch for each other when both are above t: the pairs' threshold,
-      :func:`vision.gate.twin_one_p`).
-
-    read() asks more of a twin: accepted by the trees or the gate, reported, and flagged neither
-    cocked nor off the table; the trees and the flags are not replayed here."""
+def ones_read(g: Gate, ones: Gate, d: dict) -> np.ndarray:
+    """p(right) of every face of ``d`` under the ones' gate as ``vision.read`` uses it: 0 for a
+    face that is not a one, that is refused (:func:`_refused`), or that has no twin among the
+    faces the main gate ``g`` accepts (at ``g.accept``). read() asks more of a twin: accepted by
+    the trees or the gate, reported, and flagged neither cocked nor off the table; the trees and
+    the flags are not replayed here."""
     p_main = _gate_p(g, d)
     refused = _refused(d, p_main)
     p_main[refused] = 0.0
     # every p counts here (threshold -1): the twin and the rules alone decide
     probe = replace(g, ones=replace(ones, accept=-1.0))
-    by_die, by_one = np.zeros(len(d["X"])), np.zeros(len(d["X"]))
+    out = np.zeros(len(d["X"]))
     for k in np.unique(d["group"]):
         m = np.flatnonzero(d["group"] == k)
-        one = (d["value"][m] == 1) & ~refused[m]
-        if not one.any():
+        if not (d["value"][m] == 1).any():
             continue
         rows = d["X"][m][:, : len(FEATURE_NAMES)]
         feats = [dict(zip(FEATURE_NAMES, r, strict=True)) for r in rows]
-        p, twin = probe.accepted_ones(feats, p_main[m] > g.accept)
-        twin &= one
-        by_die[m] = np.where(twin, p, 0.0)
-        by_one[m] = np.where(one & ~twin, np.minimum(p, twin_one_p(feats, p, one)), 0.0)
-    return by_die, by_one
+        p, ok = probe.accepted_ones(feats, p_main[m] > g.accept)
+        out[m] = np.where(ok & (d["value"][m] == 1) & ~refused[m], p, 0.0)
+    return out
 
 
 def no_wrong_threshold(p: np.ndarray, right: np.ndarray) -> float:
@@ -310,47 +299,25 @@ def main(argv: list[str] | None = None) -> int:
     accept = max(thresholds.values())
     held = {name: figures(p, y, n, accept) for name, (p, y, n) in scored.items()}
     # The ones' gate: each licensed folder held out as above, against the main gate at the
-    # shipped threshold; no wrong one is allowed on any held-out folder. First the ones beside a
-    # die; then, above that threshold, the ones that only another one vouches for.
-    ones_read_by = {}
+    # shipped threshold; no wrong one is allowed on any held-out folder.
+    ones_scored = {}
     for name, g_out in left_out.items():
         others = [d for k, d in data.items() if k != name] + extra
-        ones_read_by[name] = ones_read(replace(g_out, accept=accept), fit_ones(others), data[name])
+        g_out = replace(g_out, accept=accept)
+        p = ones_read(g_out, fit_ones(others), data[name])
+        v = data[name]["value"] == 1
+        ones_scored[name] = (p[v], data[name]["right"][v], int(data[name]["n_dice"]))
     g = replace(g, accept=accept)
     ones = fit_ones(list(data.values()) + extra)
-    for name, (d, _) in values.items():
-        ones_read_by[name] = ones_read(g, ones, d)
-
-    def ones_scores(name: str, which: int, after: float | None = None) -> tuple:
-        """(scores, right, dice) of the ones of a held-out folder by one route (0: beside a die,
-        1: a pair); a values-only folder's pairs are counted after the ones it accepts beside a
-        die at ``after``, as read() reports them all."""
-        score = ones_read_by[name][which]
-        if name in data:
-            v = data[name]["value"] == 1
-            return score[v], data[name]["right"][v], int(data[name]["n_dice"])
-        d, labels = values[name]
+    for name, (d, labels) in values.items():
+        p = ones_read(g, ones, d)
         v = np.flatnonzero(d["value"] == 1)
-        v = v[np.argsort(-score[v], kind="stable")]
-        first = np.array([], int)
-        if after is not None:
-            by_die = ones_read_by[name][0]
-            first = np.flatnonzero((d["value"] == 1) & (by_die > after))
-            first = first[np.argsort(-by_die[first], kind="stable")]
-            v = v[score[v] > 0]
-        right = ~T.beyond_label(np.concatenate([first, v]), d, labels)[len(first):]
-        return score[v], right, int(d["n_dice"])
-
-    names = list(ones_read_by)
-    ones_scored = {name: ones_scores(name, 0) for name in names}
+        v = v[np.argsort(-p[v], kind="stable")]
+        ones_scored[name] = (p[v], ~T.beyond_label(v, d, labels), int(d["n_dice"]))
     ones_thresholds = {name: no_wrong_threshold(p, y) for name, (p, y, _) in ones_scored.items()}
     ones_accept = max(ones_thresholds.values())
     ones_held = {name: figures(p, y, n, ones_accept) for name, (p, y, n) in ones_scored.items()}
-    pairs_scored = {name: ones_scores(name, 1, ones_accept) for name in names}
-    pair_thresholds = {name: no_wrong_threshold(p, y) for name, (p, y, _) in pairs_scored.items()}
-    pair_accept = max([ones_accept, *pair_thresholds.values()])
-    pairs_held = {name: figures(p, y, n, pair_accept) for name, (p, y, n) in pairs_scored.items()}
-    g = replace(g, ones=replace(ones, accept=ones_accept, pair_accept=pair_accept))
+    g = replace(g, ones=replace(ones, accept=ones_accept))
     meta = {
         "trained": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "command": "python tools/train_gate.py",
@@ -363,18 +330,12 @@ def main(argv: list[str] | None = None) -> int:
             "thresholds": ones_thresholds,
             "held_out_at_accept": ones_held,
         },
-        "pairs_of_ones_leave_one_folder_out": {
-            "thresholds": pair_thresholds,
-            "held_out_at_accept": pairs_held,
-        },
         "gate": g.to_json(),
     }
     args.out.write_text(json.dumps(meta, indent=1) + "\n")
     print(json.dumps(meta["leave_one_folder_out"], indent=1))
     print("ones:", json.dumps(meta["ones_leave_one_folder_out"], indent=1))
-    print("pairs of ones:", json.dumps(meta["pairs_of_ones_leave_one_folder_out"], indent=1))
-    print(f"accept p > {accept:.4f}, ones p > {ones_accept:.4f} beside a twin, "
-          f"{pair_accept:.4f} as a pair; wrote {args.out}")
+    print(f"accept p > {accept:.4f}, ones p > {ones_accept:.4f} beside a twin; wrote {args.out}")
     return 0
 
 

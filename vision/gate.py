@@ -153,45 +153,22 @@ TWIN_COLOUR = 30.0
 TWIN_RADIUS = (0.6, 2.5)
 
 
-def same_set(feats: list[dict], others: list[dict]) -> np.ndarray:
-    """(len(feats), len(others)): are two faces of one set of dice, by polarity, face colour
-    (:data:`TWIN_COLOUR`) and pip size (:data:`TWIN_RADIUS`, the first's pip to the second's)?"""
+def twinned(feats: list[dict], accepted) -> np.ndarray:
+    """For each face of one photo: is there an ``accepted`` face of two pips or more with the same
+    polarity, face colour (:data:`TWIN_COLOUR`) and pip size (:data:`TWIN_RADIUS`)?"""
+    accepted = np.asarray(accepted, bool)
+    out = np.zeros(len(feats), bool)
+    twins = [f for f, a in zip(feats, accepted, strict=True) if a and f.get("n_pips", 0) >= 2]
+    if not twins:
+        return out
     cols = ("polarity", *TWIN_FEATURES)
-
-    def table(fs: list[dict]) -> np.ndarray:
-        rows = [[f.get(n, 0.0) for n in cols] for f in fs]
-        return np.array(rows, np.float64).reshape(-1, len(cols))
-
-    x, t = table(feats), table(others)
+    x = np.array([[f.get(n, 0.0) for n in cols] for f in feats], np.float64).reshape(-1, len(cols))
+    t = np.array([[f.get(n, 0.0) for n in cols] for f in twins], np.float64)
     same = x[:, None, 0] == t[None, :, 0]
     colour = np.linalg.norm(x[:, None, 1:4] - t[None, :, 1:4], axis=2) <= TWIN_COLOUR
     ratio = np.exp(x[:, None, 4] - t[None, :, 4])
-    return same & colour & (ratio >= TWIN_RADIUS[0]) & (ratio <= TWIN_RADIUS[1])
-
-
-def twinned(feats: list[dict], accepted) -> np.ndarray:
-    """For each face of one photo: is there an ``accepted`` face of two pips or more of its set
-    (:func:`same_set`)?"""
-    accepted = np.asarray(accepted, bool)
-    twins = [f for f, a in zip(feats, accepted, strict=True) if a and f.get("n_pips", 0) >= 2]
-    if not twins:
-        return np.zeros(len(feats), bool)
-    return same_set(feats, twins).any(axis=1)
-
-
-def twin_one_p(feats: list[dict], p: np.ndarray, vouch) -> np.ndarray:
-    """For each face of one photo: the highest ones' gate ``p`` among the *other* faces that
-    ``vouch`` marks (ones that may stand as a twin) of its set; 0 when there is none. Two ones of
-    one set vouch for each other when both are above the ones' gate's ``pair_accept``
-    (:meth:`Gate.accepted_ones`)."""
-    n = len(feats)
-    vouch = np.flatnonzero(np.asarray(vouch, bool))
-    out = np.zeros(n)
-    if not len(vouch):
-        return out
-    pv = np.where(same_set(feats, [feats[j] for j in vouch]), np.asarray(p)[vouch][None, :], 0.0)
-    pv[vouch, np.arange(len(vouch))] = 0.0  # never its own twin
-    return pv.max(axis=1)
+    size = (ratio >= TWIN_RADIUS[0]) & (ratio <= TWIN_RADIUS[1])
+    return (same & colour & size).any(axis=1)
 
 
 def ruled_out(values) -> np.ndarray:
@@ -217,9 +194,6 @@ class Gate:
     features: tuple[str, ...] = GATE_FEATURES
     #: the ones' own gate (features :data:`ONE_FEATURES`), or None: no one is ever accepted
     ones: Gate | None = None
-    #: (the ones' gate only) the threshold above which two ones of one set vouch for each other
-    #: (:meth:`accepted_ones`); None: only a die of two pips or more does
-    pair_accept: float | None = None
 
     def p(self, feats: list[dict]) -> np.ndarray:
         """p(value right) for each face's feature dict."""
@@ -229,32 +203,19 @@ class Gate:
         z = ((x - self.mean) / self.scale) @ self.coef + self.intercept
         return 1.0 / (1.0 + np.exp(-z))
 
-    def accepted_ones(
-        self, feats: list[dict], accepted, vouch=None
-    ) -> tuple[np.ndarray, np.ndarray]:
+    def accepted_ones(self, feats: list[dict], accepted) -> tuple[np.ndarray, np.ndarray]:
         """For each face of one photo: p(right) under the ones' gate (0 for faces of other
-        values), and whether it is a one to accept. It must be refused by no rule, and be:
-
-        - above the ones' threshold beside a twin, an ``accepted`` face of two pips or more of
-          its set (:func:`twinned`); or
-        - above the stricter ``pair_accept`` of the ones' gate, beside another one of its set
-          that ``vouch`` marks (a mask: the ones that may stand as a twin; None: none) and that
-          is above it too (:func:`twin_one_p`): two ones vouch for each other.
-        """
+        values), and whether it is a one to accept: above the ones' threshold, beside a twin among
+        the ``accepted`` faces (:func:`twinned`) and refused by no rule."""
         n = len(feats)
         is_one = np.array([f.get("n_pips", 0) == 1 for f in feats], bool)
         p = np.zeros(n)
         if self.ones is None or not is_one.any():
             return p, np.zeros(n, bool)
         p[is_one] = self.ones.p([f for f, o in zip(feats, is_one, strict=True) if o])
-        ruled = ruled_out(rule_values(feats))
-        ok = is_one & (p > self.ones.accept) & ~ruled
+        ok = is_one & (p > self.ones.accept) & ~ruled_out(rule_values(feats))
         if ok.any():
             ok &= twinned(feats, accepted)
-        pair = self.ones.pair_accept
-        if vouch is not None and pair is not None:
-            by_one = twin_one_p(feats, p, np.asarray(vouch, bool) & is_one & ~ruled)
-            ok |= is_one & ~ruled & (p > pair) & (by_one > pair)
         return p, ok
 
     def to_json(self) -> dict:
@@ -268,8 +229,6 @@ class Gate:
         }
         if self.ones is not None:
             d["ones"] = self.ones.to_json()
-        if self.pair_accept is not None:
-            d["pair_accept"] = self.pair_accept
         return d
 
     @classmethod
@@ -282,7 +241,6 @@ class Gate:
             float(d["accept"]),
             tuple(d["features"]),
             cls.from_json(d["ones"]) if "ones" in d else None,
-            float(d["pair_accept"]) if "pair_accept" in d else None,
         )
 
 

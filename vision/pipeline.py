@@ -207,15 +207,11 @@ def read(
     # The faces that must ask, whatever their p: maybe a dot of a patterned cloth, and...
     ask = np.isin(np.arange(len(faces)), list(dotted))
     if use_gate:
-        # A one, by the ones' gate, beside a twin of its set: a die accepted with no flag
-        # (vision.gate.twinned), or another one the ones' gate trusts that is reported, neither
-        # flagged cocked nor off the table, and refused by nothing (vision.gate.twin_one_p).
-        flat = [i for i in solid if not cocked[i] and not off[i]]
+        # A one, by the ones' gate, beside a twin of its set among the dice accepted with no flag
+        # (vision.gate.twinned).
         sure = np.zeros(len(faces), bool)
-        sure[np.array([i for i in flat if ok[i]], int)] = True
-        vouch = np.zeros(len(faces), bool)
-        vouch[np.array(flat, int)] = True
-        p_one, one_ok = gate.accepted_ones(feats, sure, vouch & is_one & ~refused)
+        sure[np.array([i for i in solid if ok[i] and not cocked[i] and not off[i]], int)] = True
+        p_one, one_ok = gate.accepted_ones(feats, sure)
         ok |= one_ok & is_one & ~refused
         p_val = np.maximum(p_val, p_one)
         p_val = np.where(ok, np.maximum(p_val, thr_accept), p_val)

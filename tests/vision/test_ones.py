@@ -11,7 +11,7 @@ import pytest
 from tests.vision.drawn import FACE, blobs, drawn_dice, lens, sharp_dice
 from vision import read
 from vision.faces import describe, read_face
-from vision.gate import RULES, Gate, default_gate, rule_values, ruled_out, twin_one_p, twinned
+from vision.gate import RULES, Gate, default_gate, rule_values, ruled_out, twinned
 from vision.pipeline import candidates
 from vision.pips import MIN_SOLIDITY, RAGGED_SOLIDITY, Pips, _not_repeating, find_blobs, find_pips
 
@@ -76,64 +76,10 @@ def test_the_ones_gate_accepts_a_one_only_beside_a_twin_and_under_no_rule():
     assert not _gate().accepted_ones([one, two], [False, True])[1].any()
 
 
-def test_two_ones_of_one_set_vouch_for_each_other_never_for_themselves():
-    a, b = _face(1, radius=6.0), _face(1, radius=5.0)
-    other_set = _face(1, lab=(60.0, 128.0, 130.0))
-    p = np.array([0.95, 0.92, 0.99])
-    # each has the other's p; the dark die's one has none of its set
-    assert twin_one_p([a, b, other_set], p, [True, True, True]).tolist() == [0.92, 0.95, 0.0]
-    # only the marked ones vouch: b unmarked leaves a alone, and a alone vouches for no one else
-    assert twin_one_p([a, b, other_set], p, [True, False, True]).tolist() == [0.0, 0.95, 0.0]
-    assert twin_one_p([a, b], p[:2], [False, False]).tolist() == [0.0, 0.0]
-
-
-def _pair_gate(pair_accept):
-    """A gate whose ones' p is the sigmoid of ``face_uniformity`` (threshold 0.5), with pairs
-    of ones accepted above ``pair_accept``."""
-    ones = Gate(np.zeros(1), np.ones(1), np.ones(1), 0.0, 0.5, ("face_uniformity",),
-                pair_accept=pair_accept)
-    base = _gate()
-    return Gate(base.mean, base.scale, base.coef, base.intercept, 0.9, base.features, ones)
-
-
-def test_a_pair_of_ones_is_accepted_only_when_both_pass_the_pairs_threshold():
-    sure, unsure = 3.0, 1.0  # p 0.953 and 0.731, both above the ones' 0.5
-    a = _face(1, radius=6.0, face_uniformity=sure)
-    b = _face(1, radius=6.0, face_uniformity=sure)
-    weak = _face(1, radius=6.0, face_uniformity=unsure)
-    none = [False, False]
-    gate = _pair_gate(0.9)
-    assert gate.accepted_ones([a, b], none, [True, True])[1].tolist() == [True, True]
-    # the other one below the pairs' threshold: neither stands as the other's twin
-    assert gate.accepted_ones([a, weak], none, [True, True])[1].tolist() == [False, False]
-    # nothing may vouch (vouch None); or only a may (b flagged or dotted: read() asks about b
-    # anyway): a vouches for b, b for no one
-    assert not gate.accepted_ones([a, b], none)[1].any()
-    assert gate.accepted_ones([a, b], none, [True, False])[1].tolist() == [False, True]
-    # a rule on the other one: it vouches for no one
-    assert gate.accepted_ones([a, dict(b, one_crowded=1.0)], none, [True, True])[1].tolist() == [
-        False, False]
-    # a gate with no pairs' threshold (an older models/gate.json) accepts no pair
-    assert not _pair_gate(None).accepted_ones([a, b], none, [True, True])[1].any()
-    # beside a die of its set, the weak one needs only the ones' threshold
-    two = _face(2)
-    assert gate.accepted_ones([weak, two], [False, True], [True, False])[1].tolist() == [
-        True, False]
-
-
-def test_the_pairs_threshold_survives_the_models_json():
-    g = _pair_gate(0.9)
-    back = Gate.from_json(g.to_json())
-    assert back.ones.pair_accept == 0.9 and back.pair_accept is None
-    assert Gate.from_json(_pair_gate(None).to_json()).ones.pair_accept is None
-
-
 def test_the_shipped_gate_has_a_ones_gate_with_its_own_threshold():
     g = default_gate()
     assert g is not None and g.ones is not None
     assert 0.0 < g.ones.accept < 1.0
-    # two ones vouch for each other only above a threshold at least as strict as a die's twin
-    assert g.ones.pair_accept is not None and g.ones.accept <= g.ones.pair_accept < 1.0
     assert "one_crowded" in RULES and "one_uneven" in RULES
 
 

@@ -155,39 +155,3 @@ def test_every_ones_feature_has_a_sign():
     from vision.gate import ONE_FEATURES
 
     assert set(train_gate.ONE_SIGNS) == set(ONE_FEATURES)
-
-
-def _ones_gates(main_p_logit: float):
-    """A main gate of constant p (sigmoid of ``main_p_logit``, threshold 0.9) and a ones' gate
-    whose p is the sigmoid of ``face_uniformity``."""
-    from vision.gate import Gate
-
-    main = Gate(np.zeros(1), np.ones(1), np.zeros(1), main_p_logit, 0.9, ("face_uniformity",))
-    ones = Gate(np.zeros(1), np.ones(1), np.ones(1), 0.0, 0.5, ("face_uniformity",))
-    return main, ones
-
-
-def _photo(values, uniformity, face_l=None):
-    X = np.zeros((len(values), len(FEATURE_NAMES)))
-    X[:, FEATURE_NAMES.index("n_pips")] = values
-    X[:, FEATURE_NAMES.index("face_uniformity")] = uniformity
-    if face_l is not None:
-        X[:, FEATURE_NAMES.index("face_l")] = face_l
-    return {"X": X, "group": np.zeros(len(values), int), "value": np.array(values),
-            "right": np.ones(len(values), bool)}
-
-
-def test_ones_read_scores_a_pair_of_ones_by_the_weaker_and_a_die_twinned_one_by_its_own_p():
-    sig = lambda z: 1 / (1 + np.exp(-z))  # noqa: E731
-    # no die accepted (main p 0.5 < 0.9): two ones of one set, and a third of another set
-    main, ones = _ones_gates(0.0)
-    d = _photo([1, 1, 1], [3.0, 1.0, 2.0], face_l=[0.0, 0.0, 100.0])
-    by_die, by_one = train_gate.ones_read(main, ones, d)
-    assert by_die.tolist() == [0.0, 0.0, 0.0]
-    assert by_one == pytest.approx([sig(1.0), sig(1.0), 0.0])
-    # a die of their set accepted (main p 0.95): each one scored by its own p, and not as a pair
-    main, _ = _ones_gates(3.0)
-    d = _photo([1, 1, 5], [3.0, 1.0, 0.0])
-    by_die, by_one = train_gate.ones_read(main, ones, d)
-    assert by_die == pytest.approx([sig(3.0), sig(1.0), 0.0])
-    assert by_one.tolist() == [0.0, 0.0, 0.0]
