@@ -187,14 +187,8 @@ def _not_repeating(rag: Pips, pips: Pips) -> np.ndarray:
     pip with the glare around it) is not the same pip."""
     if not len(pips) or not len(rag):
         return np.arange(len(rag))
-    # A pip that repeats a ragged blob is under twice its radius, and as near: search that far
-    # around each, in one k-d tree query (the pairs flattened: no loop over the blobs).
-    r_rag = rag.radius.astype(np.float64)
-    near = cKDTree(pips.xy.astype(np.float64)).query_ball_point(
-        rag.xy.astype(np.float64), r_rag / CONTAINER_RADIUS_RATIO
-    )
-    i = np.repeat(np.arange(len(rag)), [len(n) for n in near])
-    j = np.fromiter(itertools.chain.from_iterable(near), int, count=len(i))
+    # A pip that repeats a ragged blob is under twice its radius, and as near: search that far.
+    i, j = _pairs(pips.xy, rag.xy, rag.radius.astype(np.float64) / CONTAINER_RADIUS_RATIO)
     d = np.hypot(*(pips.xy[j] - rag.xy[i]).T)
     rr = pips.radius[j] / rag.radius[i]
     same = (
@@ -206,6 +200,18 @@ def _not_repeating(rag: Pips, pips: Pips) -> np.ndarray:
     return np.flatnonzero(np.bincount(i[same], minlength=len(rag)) == 0)
 
 
+def _pairs(xy: np.ndarray, at: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j) of a point ``at[i]`` and a point ``xy[j]`` within ``reach[i]`` of it
+    (itself included when both are one set), flattened: one k-d tree query, no loop over the
+    points (a patterned cloth gives thousands of blobs)."""
+    near = cKDTree(np.asarray(xy, np.float64)).query_ball_point(
+        np.asarray(at, np.float64), np.asarray(reach, np.float64)
+    )
+    i = np.repeat(np.arange(len(at)), [len(n) for n in near])
+    j = np.fromiter(itertools.chain.from_iterable(near), int, count=len(i))
+    return i, j
+
+
 def _drop_die_bodies(p: Pips) -> np.ndarray:
     """Indices of blobs that do not hold a smaller blob of the other polarity.
 
@@ -215,18 +221,11 @@ def _drop_die_bodies(p: Pips) -> np.ndarray:
     if len(p) < 2:
         return np.arange(len(p))
     xy, r, pol = p.xy.astype(np.float64), p.radius, p.polarity
-    tree = cKDTree(xy)
-    keep = np.ones(len(p), bool)
-    # Only the neighbours within 0.9 of a blob's own radius can be inside it (a k-d tree, not
-    # the n x n distances: a patterned cloth gives thousands of blobs).
-    for i, near in enumerate(tree.query_ball_point(xy, 0.9 * r.astype(np.float64))):
-        if len(near) > 1:
-            j = np.asarray(near)
-            d = np.hypot(xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1])
-            held = (d < 0.9 * r[i]) & (r[j] < CONTAINER_RADIUS_RATIO * r[i])
-            if (held & (pol[j] != pol[i])).any():
-                keep[i] = False
-    return np.flatnonzero(keep)
+    # Only the neighbours within 0.9 of a blob's own radius can be inside it.
+    i, j = _pairs(xy, xy, 0.9 * r.astype(np.float64))
+    d = np.hypot(xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1])
+    holds = (d < 0.9 * r[i]) & (r[j] < CONTAINER_RADIUS_RATIO * r[i]) & (pol[j] != pol[i])
+    return np.flatnonzero(np.bincount(i[holds], minlength=len(p)) == 0)
 
 
 def _chroma(bgr: np.ndarray) -> np.ndarray:
@@ -288,21 +287,18 @@ def _dedupe(p: Pips) -> np.ndarray:
     xy, r, pol = p.xy.astype(np.float64), p.radius.astype(np.float64), p.polarity
     # j repeats i when j's centre is inside i (a fragment, or the same pip found at another block
     # size) or i's inside j: d < max(r_i, r_j), that is, j within i's radius or i within j's.
-    tree = cKDTree(xy)
-    nbrs: list[set[int]] = [set() for _ in range(n)]
-    for i, near in enumerate(tree.query_ball_point(xy, r)):  # j within r_i of i
-        if len(near) > 1:
-            j = np.asarray(near)
-            d = np.hypot(xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1])
-            for k in j[(d < r[i]) & (pol[j] == pol[i]) & (j != i)]:
-                nbrs[i].add(int(k))
-                nbrs[int(k)].add(i)
+    i, j = _pairs(xy, xy, r)  # j within r_i of i
+    d = np.hypot(xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1])
+    same = (d < r[i]) & (pol[j] == pol[i]) & (i != j)
+    # each repeating pair once, the better (earlier) blob first
+    first, later = np.minimum(i[same], j[same]), np.maximum(i[same], j[same])
+    order = np.lexsort((later, first))
+    first, later = first[order], later[order]
+    starts = np.searchsorted(first, np.arange(n + 1))
     alive = np.ones(n, bool)
-    for i in range(n):
-        if alive[i]:
-            for j in nbrs[i]:
-                if j > i:
-                    alive[j] = False
+    for a in np.unique(first):  # best first: a blob still alive drops those that repeat it
+        if alive[a]:
+            alive[later[starts[a] : starts[a + 1]]] = False
     return np.flatnonzero(alive)
 
 
