@@ -634,6 +634,7 @@ FEATURE_NAMES = (
     "face_a",
     "face_b",
     "log_pip_radius",
+    "one_body",
 )
 
 
@@ -837,6 +838,76 @@ def pip_shape(axes: np.ndarray, angle_deg: np.ndarray) -> tuple[float, float, fl
     return a / det, b / det, c / det
 
 
+#: A die showing 1 with no twin (vision.gate.twinned) may still be vouched for by its own body:
+#: the lone pip sits in the middle of a bounded region of the face's colour shaped like a die's
+#: top face (:func:`one_body`). Every bound was fixed before measuring:
+#: - the region is searched within this many pip radii of the pip (a die showing 1 has a half-side
+#:   of 2.5-6 pip radii, and its corners reach 1.4 times that);
+ONE_BODY_REACH = 9.0
+#: - a pixel is of the face when its colour is within this share of the pip's contrast of the
+#:   face's colour (half the way to the pip's colour is a pip: ONE_PLAIN_FACE);
+ONE_BODY_COLOUR = 0.4
+#: - the region's half-side (the square root of its area, halved) is this many pip radii: smaller
+#:   is the pip alone, larger a table of the face's colour;
+ONE_BODY_HALF_SIDE = (2.0, 7.0)
+#: - its centroid lies within this many half-sides of the pip (a two's or six's pip is 0.55-0.78
+#:   from its face's centre);
+ONE_BODY_OFFSET = 0.2
+#: - it is convex and whole (its pixels over its hull's area; a face's missed pips are holes) and
+#:   square-ish (its outline's area over its smallest rectangle's: 1 for a square, 0.79 for a disc).
+ONE_BODY_SOLIDITY = 0.9
+ONE_BODY_FILL = 0.75
+
+
+def one_body(image: np.ndarray, centre, radius: float, face, contrast: float) -> float:
+    """1.0 when the lone pip at ``centre`` (``radius`` px, ``contrast`` grey levels against the
+    ``face`` BGR colour) sits in the middle of a die's top face seen whole: a region of the face's
+    colour (:data:`ONE_BODY_COLOUR`), bounded within :data:`ONE_BODY_REACH` pip radii and inside
+    the photo, of a die's size (:data:`ONE_BODY_HALF_SIDE`), centred on the pip
+    (:data:`ONE_BODY_OFFSET`), whole and square-ish (:data:`ONE_BODY_SOLIDITY`,
+    :data:`ONE_BODY_FILL`); else 0.0. A speck or a dot on a table has the table around it, not a
+    bounded body; a pip of a face whose other pips were missed is off its body's centre."""
+    h, w = image.shape[:2]
+    reach = int(np.ceil(ONE_BODY_REACH * radius)) + 2
+    cx, cy = int(round(centre[0])), int(round(centre[1]))
+    x0, y0, x1, y1 = cx - reach, cy - reach, cx + reach + 1, cy + reach + 1
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return 0.0  # the body may run beyond the photo
+    patch = image[y0:y1, x0:x1].astype(np.float32)
+    dist = np.abs(patch - np.asarray(face, np.float32)).sum(axis=2) / np.sqrt(3)
+    mask = (dist < max(ONE_BODY_COLOUR * contrast, 8.0)).astype(np.uint8)
+    cv2.circle(mask, (reach, reach), int(np.ceil(1.4 * radius)), 1, -1)  # the pip is the face's
+    k = 2 * max(1, int(round(radius / 3))) + 1  # cut thin bridges to a table of the same colour
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    own = labels[reach, reach]
+    if own == 0:
+        return 0.0
+    x, y, bw, bh, area = stats[own]
+    if x == 0 or y == 0 or x + bw >= mask.shape[1] or y + bh >= mask.shape[0]:
+        return 0.0  # not bounded: the table, or a cloth, of the face's colour
+    outlines, _ = cv2.findContours(
+        (labels == own).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+    )
+    outline = max(outlines, key=cv2.contourArea)
+    filled = cv2.contourArea(outline)
+    half_side = np.sqrt(max(filled, 1.0)) / 2
+    if not ONE_BODY_HALF_SIDE[0] <= half_side / radius <= ONE_BODY_HALF_SIDE[1]:
+        return 0.0
+    m = cv2.moments(outline)
+    if m["m00"] <= 0:
+        return 0.0
+    off = np.hypot(m["m10"] / m["m00"] - (centre[0] - x0), m["m01"] / m["m00"] - (centre[1] - y0))
+    (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
+    ok = (
+        off < ONE_BODY_OFFSET * half_side
+        and area >= ONE_BODY_SOLIDITY * cv2.contourArea(cv2.convexHull(outline))
+        and filled >= ONE_BODY_FILL * rw * rh
+    )
+    return float(ok)
+
+
 #: Blobs that may be other pips of the face a lone pip belongs to: a one's pip is often larger
 #: than the other faces' pips, and missed pips are found as fragments or merged with glare.
 ONE_CROWD_SIZE = (0.4, 2.5)
@@ -1006,6 +1077,8 @@ def _features(
         f["one_uneven"] = float(
             f["face_uniformity"] > ONE_PLAIN_FACE or f["empty_cells_worst"] > ONE_PLAIN_FACE
         )
+        if not (f["one_uneven"] or f["one_crowded"]):  # else refused whatever its body
+            f["one_body"] = one_body(image, centre, rmed, face, c_med)
     elif value is not None:
         # A cell where the layout has no pip, half the way to the pips' colour or more: a pip the
         # grouping missed (a five's corner under glare, a three's middle read as a two).

@@ -205,8 +205,9 @@ class Gate:
 
     def accepted_ones(self, feats: list[dict], accepted) -> tuple[np.ndarray, np.ndarray]:
         """For each face of one photo: p(right) under the ones' gate (0 for faces of other
-        values), and whether it is a one to accept: above the ones' threshold, beside a twin among
-        the ``accepted`` faces (:func:`twinned`) and refused by no rule."""
+        values), and whether it is a one to accept: above the ones' threshold, refused by no rule,
+        and vouched for by a twin among the ``accepted`` faces (:func:`twinned`) or by its own
+        die's body (``one_body``: :func:`vision.faces.one_body`)."""
         n = len(feats)
         is_one = np.array([f.get("n_pips", 0) == 1 for f in feats], bool)
         p = np.zeros(n)
@@ -215,7 +216,8 @@ class Gate:
         p[is_one] = self.ones.p([f for f, o in zip(feats, is_one, strict=True) if o])
         ok = is_one & (p > self.ones.accept) & ~ruled_out(rule_values(feats))
         if ok.any():
-            ok &= twinned(feats, accepted)
+            body = np.array([f.get("one_body", 0.0) > 0 for f in feats], bool)
+            ok &= twinned(feats, accepted) | body
         return p, ok
 
     def to_json(self) -> dict:

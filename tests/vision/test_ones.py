@@ -1,6 +1,6 @@
 """Dice showing 1: accepted only by the ones' gate, beside a trusted die of their set
-(vision.gate.twinned), and never when the lone pip has company or its face is not plain around it
-(rules ``one_crowded``, ``one_uneven``)."""
+(vision.gate.twinned) or on a die's body of their own (vision.faces.one_body), and never when the
+lone pip has company or its face is not plain around it (rules ``one_crowded``, ``one_uneven``)."""
 
 from pathlib import Path
 
@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.drawn import FACE, blobs, drawn_dice, lens, sharp_dice
+from tests.vision.drawn import FACE, PIP, TABLE, blobs, drawn_dice, lens, sharp_dice
 from vision import read
-from vision.faces import describe, read_face
+from vision.faces import describe, one_body, read_face
 from vision.gate import RULES, Gate, default_gate, rule_values, ruled_out, twinned
 from vision.pipeline import candidates
 from vision.pips import MIN_SOLIDITY, RAGGED_SOLIDITY, Pips, _not_repeating, find_blobs, find_pips
@@ -74,6 +74,22 @@ def test_the_ones_gate_accepts_a_one_only_beside_a_twin_and_under_no_rule():
         assert not gate.accepted_ones([dict(one, **{rule: 1.0}), two], [False, True])[1][0], rule
     # without a ones' gate, no one is ever accepted
     assert not _gate().accepted_ones([one, two], [False, True])[1].any()
+
+
+def test_a_one_on_a_body_of_its_own_needs_no_twin_but_still_no_rule():
+    ones = _gate()
+    ones = Gate(ones.mean, ones.scale, ones.coef, 5.0, 0.9, ones.features)  # p = 0.993
+    gate = Gate(*[getattr(_gate(), f) for f in ("mean", "scale", "coef", "intercept")], 0.9,
+                ("face_uniformity",), ones)
+    alone = _face(1, radius=6.0, one_body=1.0)
+    assert gate.accepted_ones([alone], [False])[1].tolist() == [True]
+    assert not gate.accepted_ones([dict(alone, one_body=0.0)], [False])[1][0]
+    for rule in RULES:
+        assert not gate.accepted_ones([dict(alone, **{rule: 1.0})], [False])[1][0], rule
+    # below the ones' threshold a body is not enough either
+    low = Gate(ones.mean, ones.scale, ones.coef, -5.0, 0.9, ones.features)
+    gate = Gate(gate.mean, gate.scale, gate.coef, gate.intercept, 0.9, gate.features, low)
+    assert not gate.accepted_ones([alone], [False])[1][0]
 
 
 def test_the_shipped_gate_has_a_ones_gate_with_its_own_threshold():
@@ -143,6 +159,48 @@ def test_the_middle_pip_of_a_five_is_no_one_even_when_the_others_were_missed():
     assert n == 1 and feats["one_crowded"] == 0.0
     assert feats["face_uniformity"] < 0.5 < feats["empty_cells_worst"]
     assert feats["one_uneven"] == 1.0 and _refused(feats)
+
+
+# --- a one's own body (vision.faces.one_body) -----------------------------------------------
+
+
+def _body(img: np.ndarray, at=(150, 150), radius=PIP_R, face=FACE) -> float:
+    return one_body(img, at, float(radius), (float(face),) * 3, float(face - PIP))
+
+
+def test_a_one_in_the_middle_of_its_die_has_a_body():
+    feats, _ = _lone_pip_face(_die([(0, 0)]), (150, 150))
+    assert feats["one_body"] == 1.0
+    assert _body(_die([(0, 0)])) == 1.0
+
+
+def test_a_dot_on_the_table_has_no_body():
+    table = np.full((300, 300, 3), TABLE, np.uint8)
+    cv2.circle(table, (150, 150), PIP_R, (PIP,) * 3, -1)
+    assert _body(lens(table), face=TABLE) == 0.0
+    # nor a one on a die on a table of the die's own colour: no outline bounds it
+    white = np.full((300, 300, 3), FACE, np.uint8)
+    cv2.circle(white, (150, 150), PIP_R, (PIP,) * 3, -1)
+    assert _body(lens(white)) == 0.0
+
+
+def test_a_one_cut_by_the_photos_edge_has_no_body():
+    img = drawn_dice((300, 300), [((60, 150), HALF, [(0, 0, PIP_R)])])
+    assert _body(img, at=(60, 150)) == 0.0
+
+
+def test_a_pip_off_its_faces_centre_has_no_body():
+    # a two's pip, the other missed: the body's centre is 0.78 half-sides away
+    assert _body(_die([(-OFF, -OFF)]), at=(150 - OFF, 150 - OFF)) == 0.0
+    # the middle pip of a five whose corners were missed: they are holes in the body
+    assert _body(_die(FOUR + [(0, 0)])) == 0.0
+
+
+def test_a_body_must_be_of_a_dies_size_for_its_pip():
+    # the pip is most of the face (half-side under 2 pip radii): a ring, a washer, not a die
+    assert _body(drawn_dice((300, 300), [((150, 150), 20, [(0, 0, 12)])])) == 0.0
+    # the same die, its pip a speck: a half-side of 10 pip radii, beyond the 9 searched
+    assert _body(drawn_dice((300, 300), [((150, 150), 40, [(0, 0, 4)])]), radius=4) == 0.0
 
 
 def _two_with_a_ragged_pip() -> np.ndarray:
@@ -247,9 +305,17 @@ def test_some_sample_photos_have_an_accepted_one():
 
 
 @pytest.mark.parametrize("path", WITH_ONES, ids=lambda p: p.stem)
-def test_an_accepted_one_has_a_twin_accepted_in_the_same_reading(path):
+def test_an_accepted_one_has_a_twin_accepted_in_the_same_reading_or_a_body(path):
     reading = READINGS[path]
-    assert any(v >= 2 for v in reading.values), reading.values
+    twin = any(v >= 2 for v in reading.values)
+    bodies = []
+    if not twin:  # then each accepted one must sit on a die's body of its own
+        faces, scale, _, _ = candidates(cv2.imread(str(path)))
+        for d in reading.dice:
+            if d.value == 1 and not d.flags:
+                f = min(faces, key=lambda f: np.hypot(*(np.asarray(f.center) / scale - d.center)))
+                bodies.append(len(f.pips) == 1 and f.features["one_body"] == 1.0)
+    assert twin or (bodies and all(bodies)), reading.values
 
 
 @pytest.mark.parametrize("path", WITH_ONES, ids=lambda p: p.stem)
