@@ -28,7 +28,8 @@ with no licence (``make eval``) are.
 
 The ones' gate (``Gate.ones``, :data:`vision.gate.ONE_FEATURES`) is fitted and thresholded the
 same way, on the faces read as a one, with four differences: a one counts only beside a twin
-among the faces the main gate accepts (:func:`vision.gate.twinned`), no wrong one is allowed on
+among the faces the main gate accepts (:func:`vision.gate.twinned`) or on a die's body of its own
+(``one_body``: :func:`vision.faces.one_body`), no wrong one is allowed on
 any folder left out, the renders are not left out for it (they stay in every fit), and each of
 its weights is held to its physical sign (:data:`ONE_SIGNS`).
 """
@@ -148,9 +149,9 @@ def fit_ones(parts: list[dict]) -> Gate:
 def ones_read(g: Gate, ones: Gate, d: dict) -> np.ndarray:
     """p(right) of every face of ``d`` under the ones' gate as ``vision.read`` uses it: 0 for a
     face that is not a one, that is refused (:func:`_refused`), or that has no twin among the
-    faces the main gate ``g`` accepts (at ``g.accept``). read() asks more of a twin: accepted by
-    the trees or the gate, reported, and flagged neither cocked nor off the table; the trees and
-    the flags are not replayed here."""
+    faces the main gate ``g`` accepts (at ``g.accept``) and no body of its own (``one_body``).
+    read() asks more of a twin: accepted by the trees or the gate, reported, and flagged neither
+    cocked nor off the table; the trees and the flags are not replayed here."""
     p_main = _gate_p(g, d)
     refused = _refused(d, p_main)
     p_main[refused] = 0.0
@@ -335,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(meta, indent=1) + "\n")
     print(json.dumps(meta["leave_one_folder_out"], indent=1))
     print("ones:", json.dumps(meta["ones_leave_one_folder_out"], indent=1))
-    print(f"accept p > {accept:.4f}, ones p > {ones_accept:.4f} beside a twin; wrote {args.out}")
+    print(f"accept p > {accept:.4f}, ones p > {ones_accept:.4f} beside a twin or on a body; "
+          f"wrote {args.out}")
     return 0
 
 

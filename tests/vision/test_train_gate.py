@@ -155,3 +155,26 @@ def test_every_ones_feature_has_a_sign():
     from vision.gate import ONE_FEATURES
 
     assert set(train_gate.ONE_SIGNS) == set(ONE_FEATURES)
+
+
+def test_a_ones_p_counts_beside_a_twin_or_on_a_body_of_its_own():
+    # three photos, each a lone one and nothing else, then a one beside an accepted four of its
+    # set: the ones' p counts where read() would accept it, so that it sets the threshold
+    from dataclasses import replace
+
+    from vision.gate import Gate
+
+    def gate(intercept):
+        return Gate(np.zeros(1), np.ones(1), np.zeros(1), intercept, 0.5, ("n_pips",))
+
+    n = len(FEATURE_NAMES)
+    X = np.zeros((5, n))
+    X[:, FEATURE_NAMES.index("n_pips")] = [1, 1, 1, 1, 4]
+    X[1, FEATURE_NAMES.index("one_body")] = 1.0
+    X[2, FEATURE_NAMES.index("one_body")] = 1.0
+    X[2, FEATURE_NAMES.index("one_crowded")] = 1.0  # a rule refuses it, body or not
+    d = {"X": X, "group": np.array([0, 1, 2, 3, 3]), "value": np.array([1, 1, 1, 1, 4]),
+         "right": np.ones(5, bool)}
+    main = replace(gate(5.0), accept=0.9)  # p 0.993: the four is accepted
+    p = train_gate.ones_read(main, gate(2.0), d)  # every one at p 0.88
+    assert np.round(p, 2).tolist() == [0.0, 0.88, 0.0, 0.88, 0.0]
