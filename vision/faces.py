@@ -635,6 +635,7 @@ FEATURE_NAMES = (
     "face_b",
     "log_pip_radius",
     "one_body",
+    "face_body",
 )
 
 
@@ -838,74 +839,127 @@ def pip_shape(axes: np.ndarray, angle_deg: np.ndarray) -> tuple[float, float, fl
     return a / det, b / det, c / det
 
 
-#: A die showing 1 with no twin (vision.gate.twinned) may still be vouched for by its own body:
-#: the lone pip sits in the middle of a bounded region of the face's colour shaped like a die's
-#: top face (:func:`one_body`). Every bound was fixed before measuring:
-#: - the region is searched within this many pip radii of the pip (a die showing 1 has a half-side
-#:   of 2.5-6 pip radii, and its corners reach 1.4 times that);
-ONE_BODY_REACH = 9.0
-#: - a pixel is of the face when its colour is within this share of the pip's contrast of the
+#: A die's *body*: the region of its face's colour around its pips, which on a die lying whole in
+#: view is bounded, whole and square-ish, and centred on its face (:func:`die_body`). It vouches
+#: for a one with no twin (:func:`one_body`, vision.gate.twinned) and for a face of 2-6 pips the
+#: gate is nearly sure of (:func:`face_body`, ``Gate.body_accept``). Every bound was fixed before
+#: measuring:
+#: - a pixel is of the face when its colour is within this share of the pips' contrast of the
 #:   face's colour (half the way to the pip's colour is a pip: ONE_PLAIN_FACE);
-ONE_BODY_COLOUR = 0.4
-#: - the region's half-side (the square root of its area, halved) is this many pip radii: smaller
-#:   is the pip alone, larger a table of the face's colour;
-ONE_BODY_HALF_SIDE = (2.0, 7.0)
-#: - its centroid lies within this many half-sides of the pip (a two's or six's pip is 0.55-0.78
-#:   from its face's centre);
-ONE_BODY_OFFSET = 0.2
-#: - it is convex and whole (its pixels over its hull's area; a face's missed pips are holes) and
+BODY_COLOUR = 0.4
+#: - the body's centroid lies within this many of its half-sides (the square root of its area,
+#:   halved) of the face's centre (a two's or six's pip is 0.55-0.78 from its face's centre);
+BODY_OFFSET = 0.2
+#: - it is convex and whole (its pixels over its hull's area; large missed pips are holes) and
 #:   square-ish (its outline's area over its smallest rectangle's: 1 for a square, 0.79 for a disc).
-ONE_BODY_SOLIDITY = 0.9
-ONE_BODY_FILL = 0.75
+BODY_SOLIDITY = 0.9
+BODY_FILL = 0.75
+#: The body is looked for in a window of at most about twice this many pixels a side (a bigger
+#: one is shrunk): a die 40 px across is seen whole, and a big die costs no more.
+BODY_WINDOW = 32
+#: A one's body is searched within this many pip radii of its pip (a die showing 1 has a
+#: half-side of 2.5-6 pip radii, and its corners reach 1.4 times that) ...
+ONE_BODY_REACH = 9.0
+#: ... and its half-side is this many pip radii: smaller is the pip alone, larger a table of the
+#: face's colour.
+ONE_BODY_HALF_SIDE = (2.0, 7.0)
+#: A face's body is searched within this many of its half-sides of its centre (a corner is at 1.4)
+#: ...
+FACE_BODY_REACH = 2.4
+#: ... and its half-side is this many times the layout's: a die seen at a slant shows a side face
+#: of its colour beside its top face; smaller is part of a face.
+FACE_BODY_HALF_SIDE = (0.8, 1.6)
 
 
-def one_body(image: np.ndarray, centre, radius: float, face, contrast: float) -> float:
-    """1.0 when the lone pip at ``centre`` (``radius`` px, ``contrast`` grey levels against the
-    ``face`` BGR colour) sits in the middle of a die's top face seen whole: a region of the face's
-    colour (:data:`ONE_BODY_COLOUR`), bounded within :data:`ONE_BODY_REACH` pip radii and inside
-    the photo, of a die's size (:data:`ONE_BODY_HALF_SIDE`), centred on the pip
-    (:data:`ONE_BODY_OFFSET`), whole and square-ish (:data:`ONE_BODY_SOLIDITY`,
-    :data:`ONE_BODY_FILL`); else 0.0. A speck or a dot on a table has the table around it, not a
-    bounded body; a pip of a face whose other pips were missed is off its body's centre."""
+def die_body(
+    image: np.ndarray, xy, radius, centre, face, contrast: float, reach: float
+) -> tuple[float, float] | None:
+    """The body of the face whose pips are at ``xy`` (``radius`` px each, ``contrast`` grey levels
+    against the ``face`` BGR colour), searched within ``reach`` px of ``centre``: the region of the
+    face's colour (:data:`BODY_COLOUR`) that holds its first pip, the pips filled in and thin
+    bridges cut. Its half-side and its centroid's distance from ``centre`` (px) when it is bounded
+    (it touches neither the search window nor the photo's edge), whole and square-ish
+    (:data:`BODY_SOLIDITY`, :data:`BODY_FILL`); else None. A speck or a dot on a table has the
+    table around it, not a bounded body."""
     h, w = image.shape[:2]
-    reach = int(np.ceil(ONE_BODY_REACH * radius)) + 2
+    half = int(np.ceil(reach)) + 2
     cx, cy = int(round(centre[0])), int(round(centre[1]))
-    x0, y0, x1, y1 = cx - reach, cy - reach, cx + reach + 1, cy + reach + 1
+    x0, y0, x1, y1 = cx - half, cy - half, cx + half + 1, cy + half + 1
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-        return 0.0  # the body may run beyond the photo
-    patch = image[y0:y1, x0:x1].astype(np.float32)
+        return None  # the body may run beyond the photo
+    patch = image[y0:y1, x0:x1]
+    step = max(1, half // BODY_WINDOW)  # a big die is looked at on fewer pixels
+    if step > 1:
+        size = (-(-patch.shape[1] // step), -(-patch.shape[0] // step))
+        patch = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
+    patch = patch.astype(np.float32)
     dist = np.abs(patch - np.asarray(face, np.float32)).sum(axis=2) / np.sqrt(3)
-    mask = (dist < max(ONE_BODY_COLOUR * contrast, 8.0)).astype(np.uint8)
-    cv2.circle(mask, (reach, reach), int(np.ceil(1.4 * radius)), 1, -1)  # the pip is the face's
-    k = 2 * max(1, int(round(radius / 3))) + 1  # cut thin bridges to a table of the same colour
+    mask = (dist < max(BODY_COLOUR * contrast, 8.0)).astype(np.uint8)
+
+    def local(pts):  # photo pixels to the window's (smaller) pixels
+        return (np.asarray(pts, np.float64).reshape(-1, 2) - (x0, y0) + 0.5) / step - 0.5
+
+    at = np.rint(local(xy)).astype(int)
+    for (px, py), r in zip(at, np.asarray(radius).ravel(), strict=True):
+        cv2.circle(mask, (int(px), int(py)), int(np.ceil(1.4 * r / step)), 1, -1)  # the face's
+    k = 2 * max(1, int(round(float(np.median(radius)) / step / 3))) + 1  # cut thin bridges
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    own = labels[reach, reach]
+    inside = ((at[0] >= 0) & (at[0] < mask.shape[::-1])).all()
+    own = labels[at[0, 1], at[0, 0]] if inside else 0
     if own == 0:
-        return 0.0
+        return None
     x, y, bw, bh, area = stats[own]
     if x == 0 or y == 0 or x + bw >= mask.shape[1] or y + bh >= mask.shape[0]:
-        return 0.0  # not bounded: the table, or a cloth, of the face's colour
+        return None  # not bounded: the table, or a cloth, of the face's colour
     outlines, _ = cv2.findContours(
         (labels == own).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
     )
     outline = max(outlines, key=cv2.contourArea)
     filled = cv2.contourArea(outline)
-    half_side = np.sqrt(max(filled, 1.0)) / 2
-    if not ONE_BODY_HALF_SIDE[0] <= half_side / radius <= ONE_BODY_HALF_SIDE[1]:
-        return 0.0
     m = cv2.moments(outline)
-    if m["m00"] <= 0:
-        return 0.0
-    off = np.hypot(m["m10"] / m["m00"] - (centre[0] - x0), m["m01"] / m["m00"] - (centre[1] - y0))
     (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
-    ok = (
-        off < ONE_BODY_OFFSET * half_side
-        and area >= ONE_BODY_SOLIDITY * cv2.contourArea(cv2.convexHull(outline))
-        and filled >= ONE_BODY_FILL * rw * rh
+    if (
+        m["m00"] <= 0
+        or area < BODY_SOLIDITY * cv2.contourArea(cv2.convexHull(outline))
+        or filled < BODY_FILL * rw * rh
+    ):
+        return None
+    (ox, oy), = local(centre)
+    off = np.hypot(m["m10"] / m["m00"] - ox, m["m01"] / m["m00"] - oy)
+    return float(np.sqrt(max(filled, 1.0)) / 2) * step, float(off) * step
+
+
+def one_body(image: np.ndarray, centre, radius: float, face, contrast: float) -> float:
+    """1.0 when the lone pip at ``centre`` sits in the middle of its die's body (:func:`die_body`)
+    of a die's size for its pip (:data:`ONE_BODY_HALF_SIDE`); else 0.0. A pip of a face whose
+    other pips were missed is off its body's centre (a two's, four's or six's), or is the middle
+    pip of a three or a five, which the ``one_uneven`` rule refuses (their other pips lie on its
+    ring) and whose other pips, if large, leave holes in the body."""
+    body = die_body(image, [centre], [radius], centre, face, contrast, ONE_BODY_REACH * radius)
+    return float(
+        body is not None
+        and ONE_BODY_HALF_SIDE[0] <= body[0] / radius <= ONE_BODY_HALF_SIDE[1]
+        and body[1] < BODY_OFFSET * body[0]
     )
-    return float(ok)
+
+
+def face_body(
+    image: np.ndarray, xy: np.ndarray, radius: np.ndarray, centre, half_side: float, face,
+    contrast: float,
+) -> float:
+    """1.0 when a face of several pips (``half_side`` px, fitted) lies in the middle of its die's
+    body (:func:`die_body`) of about its size (:data:`FACE_BODY_HALF_SIDE`); else 0.0. Part of a
+    face read as a face of its own (a six's column as a three) is off its body's centre. A face
+    whose pips were missed (a five's diagonal read as a three) is left to the rules that refuse it
+    (``pips_unread``, ``pip_missed``): small pips leave holes too small for the solidity test."""
+    body = die_body(image, xy, radius, centre, face, contrast, FACE_BODY_REACH * half_side)
+    return float(
+        body is not None
+        and FACE_BODY_HALF_SIDE[0] <= body[0] / half_side <= FACE_BODY_HALF_SIDE[1]
+        and body[1] < BODY_OFFSET * body[0]
+    )
 
 
 #: Blobs that may be other pips of the face a lone pip belongs to: a one's pip is often larger
@@ -1091,4 +1145,9 @@ def _features(
     corners = SQUARE @ frame.T + centre
     beyond = np.maximum(-corners, corners - np.array([w - 1, h - 1])).max()
     f["out_of_view"] = max(float(beyond), 0.0) / hs
+    if value is not None and 2 <= value <= 6 and n == value and not any(
+        f[rule] > 0 for rule in ("out_of_view", "row_continues", "pips_uneven", "pips_unread",
+                                 "pip_missed")
+    ):  # (else refused whatever its body)
+        f["face_body"] = face_body(image, pips.xy[idx], r, centre, hs, face, c_med)
     return f

@@ -178,3 +178,45 @@ def test_a_ones_p_counts_beside_a_twin_or_on_a_body_of_its_own():
     main = replace(gate(5.0), accept=0.9)  # p 0.993: the four is accepted
     p = train_gate.ones_read(main, gate(2.0), d)  # every one at p 0.88
     assert np.round(p, 2).tolist() == [0.0, 0.88, 0.0, 0.88, 0.0]
+
+
+def _body_folder(values, bodies, rights=None):
+    X = np.zeros((len(values), len(FEATURE_NAMES)))
+    X[:, train_gate.BODY_COL] = bodies
+    d = {"X": X, "group": np.zeros(len(values), int), "value": np.array(values)}
+    if rights is not None:
+        d["right"] = np.array(rights)
+    return d
+
+
+def test_the_body_path_is_judged_on_the_faces_only_it_would_accept():
+    # a sure five (the gate accepts it anyway), a four and a three on their bodies, a two with no
+    # body, a one on a body (ones are the ones' gate's)
+    d = _body_folder([5, 4, 3, 2, 1], [1, 1, 1, 0, 1], [True, True, False, True, True])
+    scores = np.array([0.95, 0.7, 0.6, 0.8, 0.8])
+
+    class Fixed:
+        accept = 0.9
+
+        def p(self, feats):
+            return scores[: len(feats)].copy()
+
+    p, right = train_gate.body_gated(Fixed(), d)
+    assert p.tolist() == [0.7, 0.6] and right.tolist() == [True, False]
+    assert train_gate.body_threshold(p, right) == 0.6  # the three at 0.6 is wrong
+    assert train_gate.body_threshold(np.zeros(0), np.zeros(0, bool)) == 0.0
+
+
+def test_a_values_only_folder_counts_the_body_path_after_the_gates_own():
+    # the photo holds [4, 6]: the gate's own six comes first, then the body path's 4 (right) and
+    # a second 4 (beyond the label: wrong)
+    d = _body_folder([6, 4, 4], [0, 1, 1])
+
+    class Fixed:
+        accept = 0.9
+
+        def p(self, feats):
+            return np.array([0.95, 0.7, 0.6])[: len(feats)]
+
+    p, right = train_gate.body_gated_values(Fixed(), d, [[4, 6]])
+    assert p.tolist() == [0.7, 0.6] and right.tolist() == [True, False]
