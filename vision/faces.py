@@ -850,10 +850,24 @@ BODY_COLOUR = 0.4
 #: - the body's centroid lies within this many of its half-sides (the square root of its area,
 #:   halved) of the face's centre (a two's or six's pip is 0.55-0.78 from its face's centre);
 BODY_OFFSET = 0.2
-#: - it is convex and whole (its pixels over its hull's area; large missed pips are holes) and
-#:   square-ish (its outline's area over its smallest rectangle's: 1 for a square, 0.79 for a disc).
+#: - it is convex and whole (its pixels over its hull's pixels; large missed pips are holes);
 BODY_SOLIDITY = 0.9
-BODY_FILL = 0.75
+#: - it is at least this many pixels in half-side (the square root of its area, halved): on
+#:   fewer, a disc's outline is as square as a die's (drawn discs 12 px across passed the tests
+#:   below; 16 px did not). The issue's smallest dice are 20 px across;
+BODY_MIN_HALF_SIDE = 8.0
+#: - it is square-ish, not round: its smallest rectangle is no thinner than a die's face seen at
+#:   60 degrees (cos 60) ...
+BODY_ASPECT = 0.5
+#: - ... and it fills at least this share of that rectangle, or its hull has four corners when
+#:   simplified to within BODY_CORNERS of its perimeter (``cv2.approxPolyDP``). Drawn discs and
+#:   ellipses (axis ratios 1-0.35, 5-40 px in radius) fill 0.62-0.85 of their rectangles and give
+#:   5-9 corners; squares with rounded corners (radius up to 0.35 of the half-side) fill 0.94-1,
+#:   and squeezed to 0.64 and turned 45 degrees, 0.66-0.74 with 4 corners. Real dice, their
+#:   corners rounded and a side face beside the top one, often give 5-7. A coin, a cap or a button
+#:   with a dot or holes in its middle is round, not a die.
+BODY_FILL = 0.88
+BODY_CORNERS = 0.03
 #: The body is looked for in a window of at most about twice this many pixels a side (a bigger
 #: one is shrunk): a die 40 px across is seen whole, and a big die costs no more.
 BODY_WINDOW = 32
@@ -878,9 +892,10 @@ def die_body(
     against the ``face`` BGR colour), searched within ``reach`` px of ``centre``: the region of the
     face's colour (:data:`BODY_COLOUR`) that holds its first pip, the pips filled in and thin
     bridges cut. Its half-side and its centroid's distance from ``centre`` (px) when it is bounded
-    (it touches neither the search window nor the photo's edge), whole and square-ish
-    (:data:`BODY_SOLIDITY`, :data:`BODY_FILL`); else None. A speck or a dot on a table has the
-    table around it, not a bounded body."""
+    (it touches neither the search window nor the photo's edge), big enough to judge, whole and
+    square-ish (:data:`BODY_MIN_HALF_SIDE`, :data:`BODY_SOLIDITY`, :data:`BODY_ASPECT`,
+    :data:`BODY_FILL`, :data:`BODY_CORNERS`); else None. A speck or a dot on a table has the table
+    around it, not a bounded body."""
     h, w = image.shape[:2]
     half = int(np.ceil(reach)) + 2
     cx, cy = int(round(centre[0])), int(round(centre[1]))
@@ -920,15 +935,24 @@ def die_body(
     filled = cv2.contourArea(outline)
     m = cv2.moments(outline)
     (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
+    hull = cv2.convexHull(outline)
+    # pixels against pixels: the hull drawn filled, as the body's pixels were counted
+    hull_px = int(cv2.fillConvexPoly(np.zeros_like(mask), hull, 1).sum())
+    half_side = float(np.sqrt(max(filled, 1.0)) / 2) * step
     if (
         m["m00"] <= 0
-        or area < BODY_SOLIDITY * cv2.contourArea(cv2.convexHull(outline))
-        or filled < BODY_FILL * rw * rh
+        or half_side < BODY_MIN_HALF_SIDE
+        or area < BODY_SOLIDITY * hull_px
+        or min(rw, rh) < BODY_ASPECT * max(rw, rh)
     ):
         return None
+    if filled < BODY_FILL * rw * rh:  # then only a quadrilateral is square-ish
+        corners = cv2.approxPolyDP(hull, BODY_CORNERS * cv2.arcLength(hull, True), True)
+        if len(corners) != 4:
+            return None
     (ox, oy), = local(centre)
     off = np.hypot(m["m10"] / m["m00"] - ox, m["m01"] / m["m00"] - oy)
-    return float(np.sqrt(max(filled, 1.0)) / 2) * step, float(off) * step
+    return half_side, float(off) * step
 
 
 def one_body(image: np.ndarray, centre, radius: float, face, contrast: float) -> float:

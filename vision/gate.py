@@ -23,8 +23,14 @@ one: a lone blob may be
 a speck, a glyph on a key or the pip of a face whose other pips were missed. A one is accepted
 only by its own logistic gate (:data:`ONE_FEATURES`, ``Gate.ones``) and only beside a *twin*: a
 die of two pips or more that is accepted in the same photo, of the same polarity, face colour and
-pip size (:func:`twinned`), so that it is a die of the throw's set. Its threshold is chosen as the
-main one is, leaving a folder out, with no wrong one allowed on any held-out folder.
+pip size (:func:`twinned`), so that it is a die of the throw's set; or on a *body* of its own: the
+pip in the middle of a die's top face seen whole (``one_body``, :func:`vision.faces.one_body`).
+Its threshold is chosen as the main one is, leaving a folder out, with no wrong one allowed on
+any held-out folder.
+
+A face of 2-6 pips in the middle of its die's body (``face_body``,
+:func:`vision.faces.face_body`) needs only p above ``Gate.body_accept`` (:meth:`Gate.sure`),
+chosen the same way, and never under 0.5.
 
 The trees of :mod:`vision.model` were better on the tables they were trained on but
 accepted nothing on a table they had not seen; this gate is what carries over.

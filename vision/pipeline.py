@@ -209,7 +209,7 @@ def read(
     ask = np.isin(np.arange(len(faces)), list(dotted))
     if use_gate:
         # A one, by the ones' gate, beside a twin of its set among the dice accepted with no flag
-        # (vision.gate.twinned).
+        # (vision.gate.twinned), or on a body of its own (vision.faces.one_body).
         sure = np.zeros(len(faces), bool)
         sure[np.array([i for i in solid if ok[i] and not cocked[i] and not off[i]], int)] = True
         p_one, one_ok = gate.accepted_ones(feats, sure)

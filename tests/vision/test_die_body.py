@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.drawn import FACE, PIP, TABLE, drawn_dice
-from vision.faces import describe, face_body, read_face
+from tests.vision.drawn import FACE, PIP, TABLE, drawn_dice, lens
+from vision.faces import describe, face_body, one_body, read_face
 from vision.gate import Gate
 from vision.pips import find_pips
 
@@ -96,3 +96,40 @@ def test_the_body_threshold_survives_the_gate_file(body_accept):
     back = Gate.from_json(json.loads(json.dumps(g.to_json())))
     assert back.body_accept == body_accept
     assert ("body_accept" in g.to_json()) == (body_accept < 1.0)
+
+
+def test_a_die_seen_at_a_slant_and_turned_still_has_a_body():
+    # a die turned 45 degrees and squeezed to 0.64 (seen 50 degrees off top-down): a rhombus that
+    # fills 0.66-0.74 of its smallest rectangle, but a quadrilateral (BODY_CORNERS)
+    img = np.full((300, 300, 3), TABLE, np.uint8)
+    square = cv2.boxPoints(((150, 150), (2 * HALF, 2 * HALF), 45)).astype(np.float32)
+    square[:, 1] = 150 + (square[:, 1] - 150) * 0.64
+    cv2.fillConvexPoly(img, square.astype(np.int32), (FACE,) * 3)
+    pips = [(0, -OFF * 0.64 * np.sqrt(2)), (0, 0), (0, OFF * 0.64 * np.sqrt(2))]  # a three
+    for dx, dy in pips:
+        cv2.ellipse(img, (150 + int(dx), 150 + int(round(dy))), (PIP_R, int(PIP_R * 0.64)), 0, 0,
+                    360, (PIP,) * 3, -1)
+    xy = np.array([(150 + dx, 150 + dy) for dx, dy in pips], np.float32)
+    assert face_body(lens(img), xy, np.full(3, PIP_R * 0.8), (150, 150), HALF * 0.8,
+                     (float(FACE),) * 3, float(FACE - PIP)) == 1.0
+
+
+def test_a_body_too_small_to_judge_is_no_body():
+    # a disc 12 px across with a dot: on so few pixels its outline is as square as a die's
+    img = np.full((400, 400, 3), TABLE, np.uint8)
+    cv2.ellipse(img, (200, 200), (6, 6), 0, 0, 360, (FACE,) * 3, -1)  # its hull: 4 corners
+    cv2.ellipse(img, (200, 200), (2, 2), 0, 0, 360, (PIP,) * 3, -1)
+    assert one_body(lens(img), (200, 200), 1.5, (float(FACE),) * 3, float(FACE - PIP)) == 0.0
+
+
+def test_a_bar_is_no_dies_body():
+    # a domino-like bar, 2 by 5, with a dot in its middle: whole, bounded, four corners, but
+    # thinner than a die's face at 60 degrees
+    img = np.full((300, 300, 3), TABLE, np.uint8)
+    cv2.rectangle(img, (130, 100), (170, 200), (FACE,) * 3, -1)
+    cv2.circle(img, (150, 150), 6, (PIP,) * 3, -1)
+    assert one_body(lens(img), (150, 150), 6.0, (float(FACE),) * 3, float(FACE - PIP)) == 0.0
+    square = np.full((300, 300, 3), TABLE, np.uint8)  # the same, square
+    cv2.rectangle(square, (125, 125), (175, 175), (FACE,) * 3, -1)
+    cv2.circle(square, (150, 150), 6, (PIP,) * 3, -1)
+    assert one_body(lens(square), (150, 150), 6.0, (float(FACE),) * 3, float(FACE - PIP)) == 1.0

@@ -184,16 +184,43 @@ def test_a_dot_on_the_table_has_no_body():
     assert _body(lens(white)) == 0.0
 
 
+def test_a_face_that_runs_on_beyond_its_window_is_no_body():
+    # the die touches a strip of its own colour (a sheet of paper) that leaves the search window:
+    # not bounded, and no longer square (either test refuses it)
+    img = sharp_dice((300, 300), [((150, 150), HALF, [(0, 0, PIP_R)])])
+    cv2.rectangle(img, (150 + HALF, 190), (299, 190 - 2 * HALF // 5), (FACE,) * 3, -1)
+    assert _body(lens(img)) == 0.0
+    assert _body(_die([(0, 0)])) == 1.0  # without the strip
+
+
 def test_a_one_cut_by_the_photos_edge_has_no_body():
-    img = drawn_dice((300, 300), [((60, 150), HALF, [(0, 0, PIP_R)])])
-    assert _body(img, at=(60, 150)) == 0.0
+    img = drawn_dice((300, 300), [((20, 150), HALF, [(0, 0, PIP_R)])])  # x from -20 to 60
+    assert _body(img, at=(20, 150)) == 0.0
 
 
 def test_a_pip_off_its_faces_centre_has_no_body():
     # a two's pip, the other missed: the body's centre is 0.78 half-sides away
     assert _body(_die([(-OFF, -OFF)]), at=(150 - OFF, 150 - OFF)) == 0.0
-    # the middle pip of a five whose corners were missed: they are holes in the body
-    assert _body(_die(FOUR + [(0, 0)])) == 0.0
+
+
+def test_a_body_with_holes_in_it_is_not_whole():
+    # four large dark spots inside the face, clear of its edges (pips the grouping missed): a
+    # sixth of the face, the body centred, square and bounded all the same
+    holes = [(dx, dy, 9) for dx in (-16, 16) for dy in (-16, 16)]
+    img = drawn_dice((300, 300), [((150, 150), HALF, [(0, 0, PIP_R), *holes])])
+    assert _body(img) == 0.0
+
+
+@pytest.mark.parametrize("hole", [False, True], ids=["coin", "washer"])
+def test_a_round_thing_with_a_dot_in_its_middle_has_no_body(hole):
+    # a coin, a cap or a button with a dot, or a washer over the table: bounded, whole, centred
+    # on the dot and filling 0.79 of its rectangle, but round: its hull has more than 4 corners
+    img = np.full((300, 300, 3), TABLE, np.uint8)
+    cv2.circle(img, (150, 150), 45, (FACE,) * 3, -1)
+    cv2.circle(img, (150, 150), PIP_R, ((TABLE if hole else PIP),) * 3, -1)
+    assert _body(lens(img), face=FACE) == 0.0
+    got = read(lens(img))
+    assert got.values == [] and all("uncertain" in d.flags for d in got.dice)
 
 
 def test_a_body_must_be_of_a_dies_size_for_its_pip():
