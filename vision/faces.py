@@ -871,6 +871,12 @@ BODY_CORNERS = 0.03
 #: The body is looked for in a window of at most about twice this many pixels a side (a bigger
 #: one is shrunk): a die 40 px across is seen whole, and a big die costs no more.
 BODY_WINDOW = 32
+#: - at most this share of the ring around it (from 0.25 to 0.75 of its half-side beyond its
+#:   outline, past its edge and shadow) is of its colour: a die may touch another of its colour
+#:   along a side, but a cell of a score sheet or of graph paper, or a box printed on paper,
+#:   bounded by a line, has paper of its colour all around beyond the line.
+BODY_RING = 1 / 3
+BODY_RING_REACH = (0.25, 0.75)
 #: A one's body is searched within this many pip radii of its pip (a die showing 1 has a
 #: half-side of 2.5-6 pip radii, and its corners reach 1.4 times that) ...
 ONE_BODY_REACH = 9.0
@@ -909,7 +915,8 @@ def die_body(
         patch = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
     patch = patch.astype(np.float32)
     dist = np.abs(patch - np.asarray(face, np.float32)).sum(axis=2) / np.sqrt(3)
-    mask = (dist < max(BODY_COLOUR * contrast, 8.0)).astype(np.uint8)
+    colour = dist < max(BODY_COLOUR * contrast, 8.0)
+    mask = colour.astype(np.uint8)
 
     def local(pts):  # photo pixels to the window's (smaller) pixels
         return (np.asarray(pts, np.float64).reshape(-1, 2) - (x0, y0) + 0.5) / step - 0.5
@@ -950,6 +957,15 @@ def die_body(
         corners = cv2.approxPolyDP(hull, BODY_CORNERS * cv2.arcLength(hull, True), True)
         if len(corners) != 4:
             return None
+    # the ring around it is mostly not of its colour: a die stands out from the table
+    inside = cv2.drawContours(np.zeros_like(mask), [outline], -1, 1, -1)
+    near, far = (
+        cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1,) * 2))
+        for k in (max(1, round(m * np.sqrt(max(filled, 1.0)) / 2)) for m in BODY_RING_REACH)
+    )
+    ring = (far > 0) & (near == 0)
+    if (ring & colour).sum() > BODY_RING * max(int(ring.sum()), 1):
+        return None
     (ox, oy), = local(centre)
     off = np.hypot(m["m10"] / m["m00"] - ox, m["m01"] / m["m00"] - oy)
     return half_side, float(off) * step
@@ -1155,7 +1171,9 @@ def _features(
         f["one_uneven"] = float(
             f["face_uniformity"] > ONE_PLAIN_FACE or f["empty_cells_worst"] > ONE_PLAIN_FACE
         )
-        if not (f["one_uneven"] or f["one_crowded"]):  # else refused whatever its body
+        if not (f["one_uneven"] or f["one_crowded"]) and f["axis_ratio_mean"] > (
+            SIDE_VIEW_MAX_ASPECT  # a pip seen at a slant may be on a die's side face
+        ):  # (else refused whatever its body)
             f["one_body"] = one_body(image, centre, rmed, face, c_med)
     elif value is not None:
         # A cell where the layout has no pip, half the way to the pips' colour or more: a pip the
@@ -1169,9 +1187,13 @@ def _features(
     corners = SQUARE @ frame.T + centre
     beyond = np.maximum(-corners, corners - np.array([w - 1, h - 1])).max()
     f["out_of_view"] = max(float(beyond), 0.0) / hs
-    if value is not None and 2 <= value <= 6 and n == value and not any(
-        f[rule] > 0 for rule in ("out_of_view", "row_continues", "pips_uneven", "pips_unread",
-                                 "pip_missed")
+    if (
+        value is not None
+        and 2 <= value <= 6
+        and n == value
+        and f["axis_ratio_mean"] > SIDE_VIEW_MAX_ASPECT  # else maybe a die's side face
+        and not any(f[rule] > 0 for rule in ("out_of_view", "row_continues", "pips_uneven",
+                                             "pips_unread", "pip_missed"))
     ):  # (else refused whatever its body)
         f["face_body"] = face_body(image, pips.xy[idx], r, centre, hs, face, c_med)
     return f

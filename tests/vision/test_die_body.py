@@ -23,8 +23,10 @@ def _die(pips, size=(300, 300), centre=(150, 150)) -> np.ndarray:
     return drawn_dice(size, [(centre, HALF, [(dx, dy, PIP_R) for dx, dy in pips])])
 
 
-def _body(img, pips, centre=(150, 150), half_side=HALF, face=FACE) -> float:
-    xy = np.array([(centre[0] + dx, centre[1] + dy) for dx, dy in pips], np.float32)
+def _body(img, pips, centre=(150, 150), half_side=HALF, face=FACE, die=(150, 150)) -> float:
+    """face_body of the face of ``pips`` (offsets from the ``die``'s centre) read as centred at
+    ``centre``."""
+    xy = np.array([(die[0] + dx, die[1] + dy) for dx, dy in pips], np.float32)
     return face_body(img, xy, np.full(len(xy), float(PIP_R)), centre, float(half_side),
                      (float(face),) * 3, float(face - PIP))
 
@@ -42,7 +44,11 @@ def test_a_whole_face_lies_in_the_middle_of_its_body():
 
 def test_a_column_of_a_six_read_as_a_three_is_off_its_bodys_centre():
     column = [(-OFF, -OFF), (-OFF, 0), (-OFF, OFF)]
-    assert _body(_die(SIX), column, centre=(150 - OFF, 150)) == 0.0
+    # as a three its end pips are 2 x 0.55 x sqrt(2) half-sides apart: a face of 28 px, the
+    # die's 40 within FACE_BODY_HALF_SIDE, but 22 px off the body's centre
+    three = 2 * OFF / (1.1 * np.sqrt(2))
+    assert _body(_die(SIX), column, centre=(150 - OFF, 150), half_side=three) == 0.0
+    assert _body(_die(SIX), SIX) == 1.0  # the whole six
 
 
 def test_a_face_whose_pips_were_missed_is_left_to_the_rules():
@@ -65,7 +71,7 @@ def test_no_body_on_a_table_of_the_faces_colour_nor_beyond_the_photo():
     for dx, dy in FIVE:
         cv2.circle(white, (150 + dx, 150 + dy), PIP_R, (PIP,) * 3, -1)
     assert _body(white, FIVE) == 0.0
-    assert _body(_die(FIVE, centre=(70, 150)), FIVE, centre=(70, 150)) == 0.0
+    assert _body(_die(FIVE, centre=(70, 150)), FIVE, centre=(70, 150), die=(70, 150)) == 0.0
 
 
 def test_a_body_far_larger_or_smaller_than_the_face_is_not_its_body():
@@ -133,3 +139,25 @@ def test_a_bar_is_no_dies_body():
     cv2.rectangle(square, (125, 125), (175, 175), (FACE,) * 3, -1)
     cv2.circle(square, (150, 150), 6, (PIP,) * 3, -1)
     assert one_body(lens(square), (150, 150), 6.0, (float(FACE),) * 3, float(FACE - PIP)) == 1.0
+
+
+def test_a_body_far_larger_than_the_face_is_not_its_body():
+    # the face's layout says a die twice the size of this one
+    img = _die(FIVE, size=(600, 600), centre=(300, 300))
+    assert _body(img, FIVE, centre=(300, 300), die=(300, 300)) == 1.0
+    assert _body(img, FIVE, centre=(300, 300), die=(300, 300), half_side=HALF * 2) == 0.0
+
+
+def test_a_face_seen_at_a_slant_gets_no_body():
+    # pips squeezed to 0.7 (a die's side face, or a top face beyond the side-view bound): the
+    # gate alone must be sure of it
+    img = drawn_dice((300, 300), [((150, 150), HALF, [])])
+    for dx, dy in FIVE:
+        cv2.ellipse(img, (150 + dx, 150 + dy), (PIP_R, int(PIP_R * 0.7)), 0, 0, 360, (PIP,) * 3,
+                    -1)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    pips = find_pips(img, gray=gray, max_pips=None)
+    face = read_face(img, gray, pips, np.arange(len(pips)))
+    feats = describe(img, gray, pips, [face], every=pips)[0].features
+    assert face.value == 5 and feats["axis_ratio_mean"] < 0.85
+    assert feats["face_body"] == 0.0 and _body(img, FIVE) == 1.0

@@ -228,6 +228,9 @@ def test_a_body_must_be_of_a_dies_size_for_its_pip():
     assert _body(drawn_dice((300, 300), [((150, 150), 20, [(0, 0, 12)])])) == 0.0
     # the same die, its pip a speck: a half-side of 10 pip radii, beyond the 9 searched
     assert _body(drawn_dice((300, 300), [((150, 150), 40, [(0, 0, 4)])]), radius=4) == 0.0
+    # a half-side of 7.6 pip radii, within the window searched but over ONE_BODY_HALF_SIDE
+    assert _body(drawn_dice((300, 300), [((150, 150), 38, [(0, 0, 5)])]), radius=5) == 0.0
+    assert _body(drawn_dice((300, 300), [((150, 150), 38, [(0, 0, 6)])]), radius=6) == 1.0
 
 
 def _two_with_a_ragged_pip() -> np.ndarray:
@@ -383,3 +386,28 @@ def test_a_ones_side_face_distances_are_in_the_throws_die_size(monkeypatch):
     assert ones and others
     assert all(unit == pytest.approx(float(np.median(others))) for _, _, unit in ones)
     assert all(unit is None for n, _, unit in seen if n >= 2)
+
+
+def test_a_pen_dot_in_a_cell_of_a_score_sheet_is_no_one():
+    # the cell is bounded, square and centred on the dot, but beyond its thin ink lines there is
+    # paper of its colour all around (faces.BODY_RING), where a die has the table
+    img = np.full((480, 480, 3), TABLE, np.uint8)
+    cv2.rectangle(img, (20, 20), (460, 460), (FACE,) * 3, -1)
+    for i in range(6):
+        cv2.line(img, (60, 60 + 50 * i), (260, 60 + 50 * i), (PIP,) * 3, 1)
+    for j in range(5):
+        cv2.line(img, (60 + 50 * j, 60), (60 + 50 * j, 310), (PIP,) * 3, 1)
+    cv2.circle(img, (135, 185), 5, (PIP,) * 3, -1)
+    img = lens(img)
+    assert _body(img, at=(135, 185), radius=5) == 0.0
+    assert read(img).values == []
+
+
+def test_a_lone_pip_seen_at_a_slant_gets_no_body():
+    # a die's side face showing 1 beside its top face looks like a die of its own; a pip squeezed
+    # to the side-view bound (faces.SIDE_VIEW_MAX_ASPECT) or more is never vouched for by a body
+    img = sharp_dice((300, 300), [((150, 150), HALF, [])])
+    cv2.ellipse(img, (150, 150), (PIP_R, int(PIP_R * 0.7)), 0, 0, 360, (PIP,) * 3, -1)
+    feats, _ = _lone_pip_face(lens(img), (150, 150))
+    assert feats["axis_ratio_mean"] < 0.85 and feats["one_body"] == 0.0
+    assert _body(lens(img)) == 1.0  # the body itself is there
