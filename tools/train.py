@@ -156,14 +156,11 @@ COLUMNS = "all"
 #: Features the trees never split on. ``edge_alignment`` is for the acceptance gate only
 #: (vision.gate): with it the trees were worse out of fold (matteop65 55.8% accepted right against
 #: 71.6%, nell-byler 27.4% against 40.4%, at a threshold kamilpiechowiak raised to 0.9985).
-#: ``one_far_ring`` and ``one_body`` are for the ones' gate only, ``face_body`` for the gate's body
-#: path (vision.gate.Gate.sure), and the twin measurements
+#: ``one_far_ring`` and ``one_body`` are for the ones' gate only, and the twin measurements
 #: (vision.gate.TWIN_FEATURES: face colour, pip radius) are absolute, so they would not carry to
 #: other tables.
 #: The rules (vision.gate.RULES) are not evidence: they refuse a face whatever the models say.
-NOT_FOR_TREES = (
-    "edge_alignment", "one_far_ring", "one_body", "face_body", *RULES, *TWIN_FEATURES
-)
+NOT_FOR_TREES = ("edge_alignment", "one_far_ring", "one_body", *RULES, *TWIN_FEATURES)
 
 
 def allowed_columns(kind: str) -> np.ndarray:

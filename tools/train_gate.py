@@ -149,7 +149,7 @@ def fit_ones(parts: list[dict]) -> Gate:
 def ones_read(g: Gate, ones: Gate, d: dict) -> np.ndarray:
     """p(right) of every face of ``d`` under the ones' gate as ``vision.read`` uses it: 0 for a
     face that is not a one, that is refused (:func:`_refused`), or that has no twin among the
-    faces the main gate ``g`` accepts (``Gate.sure``) and no body of its own (``one_body``).
+    faces the main gate ``g`` accepts (at ``g.accept``) and no body of its own (``one_body``).
     read() asks more of a twin: accepted by the trees or the gate, reported, and flagged neither
     cocked nor off the table; the trees and the flags are not replayed here."""
     p_main = _gate_p(g, d)
@@ -164,7 +164,7 @@ def ones_read(g: Gate, ones: Gate, d: dict) -> np.ndarray:
             continue
         rows = d["X"][m][:, : len(FEATURE_NAMES)]
         feats = [dict(zip(FEATURE_NAMES, r, strict=True)) for r in rows]
-        p, ok = probe.accepted_ones(feats, g.sure(feats, p_main[m]))
+        p, ok = probe.accepted_ones(feats, p_main[m] > g.accept)
         out[m] = np.where(ok & (d["value"][m] == 1) & ~refused[m], p, 0.0)
     return out
 
@@ -219,43 +219,6 @@ def gated_values(g: Gate, d: dict, labels: list[list[int]]) -> tuple[np.ndarray,
     v = np.flatnonzero(d["value"] >= T.MIN_PIPS_ACCEPTED)
     v = v[np.argsort(-p[v], kind="stable")]
     return p[v], ~T.beyond_label(v, d, labels)
-
-
-BODY_COL = FEATURE_NAMES.index("face_body")
-#: The body path's threshold is at least this: a die's body vouches only for a face the gate
-#: already finds more likely right than wrong. Set after the four folders left out allowed far
-#: lower (no wrong face above 0.18 on kamilpiechowiak, none at all on the others), on about fifty
-#: faces in all: too few to trust a threshold that low. It was not compared with other floors.
-BODY_MIN_P = 0.5
-
-
-def body_gated(g: Gate, d: dict) -> tuple[np.ndarray, np.ndarray]:
-    """p(right) and rightness of the faces of 2-6 pips of a folder with boxes that only the body
-    path may accept (``Gate.body_accept``): in the middle of their die's body (``face_body``),
-    refused by nothing, and not above the gate's own threshold ``g.accept``."""
-    p = _p_read(g, d)
-    v = (d["value"] >= T.MIN_PIPS_ACCEPTED) & (d["X"][:, BODY_COL] > 0) & (p > 0) & (p <= g.accept)
-    return p[v], d["right"][v]
-
-
-def body_gated_values(g: Gate, d: dict, labels: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """The same for a folder of values only: the faces the gate accepts on its own count first
-    (surest first), then these, surest first; one is wrong when its photo already has as many
-    accepted faces of its value as the label has."""
-    p = _p_read(g, d)
-    many = d["value"] >= T.MIN_PIPS_ACCEPTED
-    own = np.flatnonzero(many & (p > g.accept))
-    body = np.flatnonzero(many & (d["X"][:, BODY_COL] > 0) & (p > 0) & (p <= g.accept))
-    order = np.concatenate([own[np.argsort(-p[own], kind="stable")],
-                            body[np.argsort(-p[body], kind="stable")]])
-    wrong = T.beyond_label(order, d, labels)[len(own):]
-    return p[order[len(own):]], ~wrong
-
-
-def body_threshold(p: np.ndarray, right: np.ndarray) -> float:
-    """:func:`no_wrong_threshold`, but 0 when there is no face to judge: a folder with none tells
-    nothing against the path (the others' thresholds stand)."""
-    return no_wrong_threshold(p, right) if len(p) else 0.0
 
 
 def safe_threshold(p: np.ndarray, right: np.ndarray, n_dice: int, budget: float = BUDGET) -> float:
@@ -329,40 +292,23 @@ def main(argv: list[str] | None = None) -> int:
         scored[name] = (*gated(left_out[name], data[name]), int(data[name]["n_dice"]))
     if extra:  # the renders left out in turn: a gate of the real folders alone
         (renders_d,) = extra
-        left_out["renders"] = fit(list(data.values()))
-        scored["renders"] = (*gated(left_out["renders"], renders_d), int(renders_d["n_dice"]))
+        scored["renders"] = (*gated(fit(list(data.values())), renders_d), int(renders_d["n_dice"]))
     g = fit(list(data.values()) + extra)
     for name, (d, labels) in values.items():
         scored[name] = (*gated_values(g, d, labels), int(d["n_dice"]))
     thresholds = {name: safe_threshold(p, y, n, args.budget) for name, (p, y, n) in scored.items()}
     accept = max(thresholds.values())
     held = {name: figures(p, y, n, accept) for name, (p, y, n) in scored.items()}
-    # The body path (Gate.body_accept): a face in the middle of its die's body needs only p above
-    # it. Chosen as the ones' threshold is: each folder (and the renders) left out, no wrong face
-    # allowed on it.
-    body_scored = {}
-    for name, g_out in left_out.items():
-        d = renders_d if name == "renders" else data[name]
-        body_scored[name] = (*body_gated(replace(g_out, accept=accept), d), int(d["n_dice"]))
-    for name, (d, labels) in values.items():
-        body_scored[name] = (*body_gated_values(replace(g, accept=accept), d, labels),
-                             int(d["n_dice"]))
-    body_thresholds = {name: body_threshold(p, y) for name, (p, y, _) in body_scored.items()}
-    body_accept = max(BODY_MIN_P, *body_thresholds.values())
-    body_accept = body_accept if body_accept < accept else 1.0
-    body_held = {name: figures(p, y, n, body_accept) for name, (p, y, n) in body_scored.items()}
     # The ones' gate: each licensed folder held out as above, against the main gate at the
     # shipped threshold; no wrong one is allowed on any held-out folder.
     ones_scored = {}
     for name, g_out in left_out.items():
-        if name == "renders":
-            continue  # (the renders stay in every ones' fit)
         others = [d for k, d in data.items() if k != name] + extra
-        g_out = replace(g_out, accept=accept, body_accept=body_accept)
+        g_out = replace(g_out, accept=accept)
         p = ones_read(g_out, fit_ones(others), data[name])
         v = data[name]["value"] == 1
         ones_scored[name] = (p[v], data[name]["right"][v], int(data[name]["n_dice"]))
-    g = replace(g, accept=accept, body_accept=body_accept)
+    g = replace(g, accept=accept)
     ones = fit_ones(list(data.values()) + extra)
     for name, (d, labels) in values.items():
         p = ones_read(g, ones, d)
@@ -381,10 +327,6 @@ def main(argv: list[str] | None = None) -> int:
         "budget": args.budget,
         "renders": renders,
         "leave_one_folder_out": {"thresholds": thresholds, "held_out_at_accept": held},
-        "body_leave_one_folder_out": {
-            "thresholds": body_thresholds,
-            "held_out_at_body_accept": body_held,
-        },
         "ones_leave_one_folder_out": {
             "thresholds": ones_thresholds,
             "held_out_at_accept": ones_held,
@@ -393,10 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.out.write_text(json.dumps(meta, indent=1) + "\n")
     print(json.dumps(meta["leave_one_folder_out"], indent=1))
-    print("body:", json.dumps(meta["body_leave_one_folder_out"], indent=1))
     print("ones:", json.dumps(meta["ones_leave_one_folder_out"], indent=1))
-    print(f"accept p > {accept:.4f} (on a die's body p > {body_accept:.4f}), ones p > "
-          f"{ones_accept:.4f} beside a twin or on a body; "
+    print(f"accept p > {accept:.4f}, ones p > {ones_accept:.4f} beside a twin or on a body; "
           f"wrote {args.out}")
     return 0
 

@@ -635,7 +635,6 @@ FEATURE_NAMES = (
     "face_b",
     "log_pip_radius",
     "one_body",
-    "face_body",
 )
 
 
@@ -840,10 +839,10 @@ def pip_shape(axes: np.ndarray, angle_deg: np.ndarray) -> tuple[float, float, fl
 
 
 #: A die's *body*: the region of its face's colour around its pips, which on a die lying whole in
-#: view is bounded, whole and square-ish, and centred on its face (:func:`die_body`). It vouches
-#: for a one with no twin (:func:`one_body`, vision.gate.twinned) and for a face of 2-6 pips the
-#: gate is nearly sure of (:func:`face_body`, ``Gate.body_accept``). Every bound was fixed before
-#: measuring:
+#: view is bounded, whole and square, and centred on its face (:func:`die_body`). It vouches for a
+#: one with no twin (:func:`one_body`, vision.gate.twinned). No bound was chosen on photos: each
+#: was fixed before measuring, or on drawn shapes (the round things and printed cells a review
+#: found passing):
 #: - a pixel is of the face when its colour is within this share of the pips' contrast of the
 #:   face's colour (half the way to the pip's colour is a pip: ONE_PLAIN_FACE);
 BODY_COLOUR = 0.4
@@ -883,12 +882,6 @@ ONE_BODY_REACH = 9.0
 #: ... and its half-side is this many pip radii: smaller is the pip alone, larger a table of the
 #: face's colour.
 ONE_BODY_HALF_SIDE = (2.0, 7.0)
-#: A face's body is searched within this many of its half-sides of its centre (a corner is at 1.4)
-#: ...
-FACE_BODY_REACH = 2.4
-#: ... and its half-side is this many times the layout's: a die seen at a slant shows a side face
-#: of its colour beside its top face; smaller is part of a face.
-FACE_BODY_HALF_SIDE = (0.8, 1.6)
 
 
 def die_body(
@@ -981,23 +974,6 @@ def one_body(image: np.ndarray, centre, radius: float, face, contrast: float) ->
     return float(
         body is not None
         and ONE_BODY_HALF_SIDE[0] <= body[0] / radius <= ONE_BODY_HALF_SIDE[1]
-        and body[1] < BODY_OFFSET * body[0]
-    )
-
-
-def face_body(
-    image: np.ndarray, xy: np.ndarray, radius: np.ndarray, centre, half_side: float, face,
-    contrast: float,
-) -> float:
-    """1.0 when a face of several pips (``half_side`` px, fitted) lies in the middle of its die's
-    body (:func:`die_body`) of about its size (:data:`FACE_BODY_HALF_SIDE`); else 0.0. Part of a
-    face read as a face of its own (a six's column as a three) is off its body's centre. A face
-    whose pips were missed (a five's diagonal read as a three) is left to the rules that refuse it
-    (``pips_unread``, ``pip_missed``): small pips leave holes too small for the solidity test."""
-    body = die_body(image, xy, radius, centre, face, contrast, FACE_BODY_REACH * half_side)
-    return float(
-        body is not None
-        and FACE_BODY_HALF_SIDE[0] <= body[0] / half_side <= FACE_BODY_HALF_SIDE[1]
         and body[1] < BODY_OFFSET * body[0]
     )
 
@@ -1187,13 +1163,4 @@ def _features(
     corners = SQUARE @ frame.T + centre
     beyond = np.maximum(-corners, corners - np.array([w - 1, h - 1])).max()
     f["out_of_view"] = max(float(beyond), 0.0) / hs
-    if (
-        value is not None
-        and 2 <= value <= 6
-        and n == value
-        and f["axis_ratio_mean"] > SIDE_VIEW_MAX_ASPECT  # else maybe a die's side face
-        and not any(f[rule] > 0 for rule in ("out_of_view", "row_continues", "pips_uneven",
-                                             "pips_unread", "pip_missed"))
-    ):  # (else refused whatever its body)
-        f["face_body"] = face_body(image, pips.xy[idx], r, centre, hs, face, c_med)
     return f

@@ -28,10 +28,6 @@ pip in the middle of a die's top face seen whole (``one_body``, :func:`vision.fa
 Its threshold is chosen as the main one is, leaving a folder out, with no wrong one allowed on
 any held-out folder.
 
-A face of 2-6 pips in the middle of its die's body (``face_body``,
-:func:`vision.faces.face_body`) needs only p above ``Gate.body_accept`` (:meth:`Gate.sure`),
-chosen the same way, and never under 0.5.
-
 The trees of :mod:`vision.model` were better on the tables they were trained on but
 accepted nothing on a table they had not seen; this gate is what carries over.
 """
@@ -200,9 +196,6 @@ class Gate:
     features: tuple[str, ...] = GATE_FEATURES
     #: the ones' own gate (features :data:`ONE_FEATURES`), or None: no one is ever accepted
     ones: Gate | None = None
-    #: a face of 2-6 pips in the middle of its die's body (``face_body``:
-    #: :func:`vision.faces.face_body`) needs only p above this (1.0: the body counts for nothing)
-    body_accept: float = 1.0
 
     def p(self, feats: list[dict]) -> np.ndarray:
         """p(value right) for each face's feature dict."""
@@ -211,13 +204,6 @@ class Gate:
         x = np.array([[f.get(n, 0.0) for n in self.features] for f in feats], np.float64)
         z = ((x - self.mean) / self.scale) @ self.coef + self.intercept
         return 1.0 / (1.0 + np.exp(-z))
-
-    def sure(self, feats: list[dict], p: np.ndarray) -> np.ndarray:
-        """Which faces the gate is sure of, given its ``p`` for each: above its threshold, or in
-        the middle of their die's body (``face_body``) and above :attr:`body_accept`. Rules,
-        sizes and ones are the caller's to refuse."""
-        body = np.array([f.get("face_body", 0.0) > 0 for f in feats], bool)
-        return (np.asarray(p) > self.accept) | (body & (np.asarray(p) > self.body_accept))
 
     def accepted_ones(self, feats: list[dict], accepted) -> tuple[np.ndarray, np.ndarray]:
         """For each face of one photo: p(right) under the ones' gate (0 for faces of other
@@ -247,8 +233,6 @@ class Gate:
         }
         if self.ones is not None:
             d["ones"] = self.ones.to_json()
-        if self.body_accept < 1.0:
-            d["body_accept"] = self.body_accept
         return d
 
     @classmethod
@@ -261,7 +245,6 @@ class Gate:
             float(d["accept"]),
             tuple(d["features"]),
             cls.from_json(d["ones"]) if "ones" in d else None,
-            float(d.get("body_accept", 1.0)),
         )
 
 
