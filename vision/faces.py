@@ -898,9 +898,11 @@ def die_body(
     h, w = image.shape[:2]
     half = int(np.ceil(reach)) + 2
     cx, cy = int(round(centre[0])), int(round(centre[1]))
-    x0, y0, x1, y1 = cx - half, cy - half, cx + half + 1, cy + half + 1
-    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-        return None  # the body may run beyond the photo
+    # the window, within the photo: a body touching its edge is not bounded (it may run beyond)
+    x0, y0 = max(cx - half, 0), max(cy - half, 0)
+    x1, y1 = min(cx + half + 1, w), min(cy + half + 1, h)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
     patch = image[y0:y1, x0:x1]
     step = max(1, half // BODY_WINDOW)  # a big die is looked at on fewer pixels
     if step > 1:

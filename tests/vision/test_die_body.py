@@ -31,7 +31,10 @@ def test_no_body_on_a_table_of_the_faces_colour_nor_beyond_the_photo():
     for dx, dy in FIVE:
         cv2.circle(white, (150 + dx, 150 + dy), PIP_R, (PIP,) * 3, -1)
     assert _body(lens(white), FIVE) is None
-    assert _body(_die(FIVE, centre=(70, 150)), FIVE, die=(70, 150)) is None
+    # a die the photo's edge cuts (x from -10 to 70) may run on beyond it
+    assert _body(_die(FIVE, centre=(30, 150)), FIVE, die=(30, 150)) is None
+    # near the edge but whole (x from 30 to 110; its search window crosses the edge): a body
+    assert _body(_die(FIVE, centre=(70, 150)), FIVE, die=(70, 150)) is not None
 
 
 def test_a_die_seen_at_a_slant_and_turned_still_has_a_body():
