@@ -920,11 +920,10 @@ def die_body(
     for (px, py), r in zip(at, np.asarray(radius).ravel(), strict=True):
         cv2.circle(mask, (int(px), int(py)), int(np.ceil(1.4 * r / step)), 1, -1)  # the face's
     k = 2 * max(1, int(round(float(np.median(radius)) / step / 3))) + 1  # cut thin bridges
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(k))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    inside = ((at[0] >= 0) & (at[0] < mask.shape[::-1])).all()
-    own = labels[at[0, 1], at[0, 0]] if inside else 0
+    seeded = ((at[0] >= 0) & (at[0] < mask.shape[::-1])).all()
+    own = labels[at[0, 1], at[0, 0]] if seeded else 0
     if own == 0:
         return None
     x, y, bw, bh, area = stats[own]
@@ -940,7 +939,8 @@ def die_body(
     hull = cv2.convexHull(outline)
     # pixels against pixels: the hull drawn filled, as the body's pixels were counted
     hull_px = int(cv2.fillConvexPoly(np.zeros_like(mask), hull, 1).sum())
-    half_side = float(np.sqrt(max(filled, 1.0)) / 2) * step
+    half = np.sqrt(max(filled, 1.0)) / 2  # in the window's pixels
+    half_side = float(half) * step
     if (
         m["m00"] <= 0
         or half_side < BODY_MIN_HALF_SIDE
@@ -953,17 +953,19 @@ def die_body(
         if len(corners) != 4:
             return None
     # the ring around it is mostly not of its colour: a die stands out from the table
-    inside = cv2.drawContours(np.zeros_like(mask), [outline], -1, 1, -1)
-    near, far = (
-        cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1,) * 2))
-        for k in (max(1, round(m * np.sqrt(max(filled, 1.0)) / 2)) for m in BODY_RING_REACH)
-    )
+    body = cv2.drawContours(np.zeros_like(mask), [outline], -1, 1, -1)
+    near, far = (cv2.dilate(body, _disc(2 * max(1, round(b * half)) + 1)) for b in BODY_RING_REACH)
     ring = (far > 0) & (near == 0)
     if (ring & colour).sum() > BODY_RING * max(int(ring.sum()), 1):
         return None
     (ox, oy), = local(centre)
     off = np.hypot(m["m10"] / m["m00"] - ox, m["m01"] / m["m00"] - oy)
     return half_side, float(off) * step
+
+
+def _disc(size: int) -> np.ndarray:
+    """A round structuring element ``size`` px across (odd)."""
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
 
 
 def one_body(image: np.ndarray, centre, radius: float, face, contrast: float) -> float:
