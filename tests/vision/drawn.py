@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 import cv2
 import numpy as np
 
+from vision.faces import one_body
 from vision.pips import Pips
 
 TABLE, FACE, PIP = 90, 235, 25
@@ -53,3 +54,9 @@ def blobs(xy, radius=3.0, polarity=-1) -> Pips:
         xy=xy, radius=r, axes=np.stack([r, r], 1), angle=z, polarity=pol, contrast=z,
         ring=np.zeros((n, 3), np.float32), ring_std=z, inner_std=z, circularity=z,
     )
+
+
+def body_of_one(img: np.ndarray, at, radius: float, face: int = FACE) -> float:
+    """:func:`vision.faces.one_body` of a drawn lone pip at ``at`` of ``radius`` px, on a face of
+    grey ``face`` (its contrast against the drawn pips' grey)."""
+    return one_body(img, at, float(radius), (float(face),) * 3, float(face - PIP))

@@ -4,8 +4,8 @@ whole and square, which vouches for a die showing 1 with no twin (vision.faces.o
 import cv2
 import numpy as np
 
-from tests.vision.drawn import FACE, PIP, TABLE, drawn_dice, lens
-from vision.faces import die_body, one_body
+from tests.vision.drawn import FACE, PIP, TABLE, body_of_one, drawn_dice, lens
+from vision.faces import die_body
 
 HALF, PIP_R, OFF = 40, 7, 22  # OFF: PIP_OFFSET x HALF
 FIVE = [(-OFF, -OFF), (OFF, -OFF), (-OFF, OFF), (OFF, OFF), (0, 0)]
@@ -57,7 +57,7 @@ def test_a_body_too_small_to_judge_is_no_body():
     img = np.full((400, 400, 3), TABLE, np.uint8)
     cv2.ellipse(img, (200, 200), (6, 6), 0, 0, 360, (FACE,) * 3, -1)  # its hull: 4 corners
     cv2.ellipse(img, (200, 200), (2, 2), 0, 0, 360, (PIP,) * 3, -1)
-    assert one_body(lens(img), (200, 200), 1.5, (float(FACE),) * 3, float(FACE - PIP)) == 0.0
+    assert body_of_one(lens(img), (200, 200), 1.5) == 0.0
 
 
 def test_a_bar_is_no_dies_body():
@@ -66,8 +66,8 @@ def test_a_bar_is_no_dies_body():
     img = np.full((300, 300, 3), TABLE, np.uint8)
     cv2.rectangle(img, (130, 100), (170, 200), (FACE,) * 3, -1)
     cv2.circle(img, (150, 150), 6, (PIP,) * 3, -1)
-    assert one_body(lens(img), (150, 150), 6.0, (float(FACE),) * 3, float(FACE - PIP)) == 0.0
+    assert body_of_one(lens(img), (150, 150), 6) == 0.0
     square = np.full((300, 300, 3), TABLE, np.uint8)  # the same, square
     cv2.rectangle(square, (125, 125), (175, 175), (FACE,) * 3, -1)
     cv2.circle(square, (150, 150), 6, (PIP,) * 3, -1)
-    assert one_body(lens(square), (150, 150), 6.0, (float(FACE),) * 3, float(FACE - PIP)) == 1.0
+    assert body_of_one(lens(square), (150, 150), 6) == 1.0

@@ -8,9 +8,18 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.drawn import FACE, PIP, TABLE, blobs, drawn_dice, lens, sharp_dice
+from tests.vision.drawn import (
+    FACE,
+    PIP,
+    TABLE,
+    blobs,
+    body_of_one,
+    drawn_dice,
+    lens,
+    sharp_dice,
+)
 from vision import read
-from vision.faces import describe, one_body, read_face
+from vision.faces import describe, read_face
 from vision.gate import RULES, Gate, default_gate, rule_values, ruled_out, twinned
 from vision.pipeline import candidates
 from vision.pips import MIN_SOLIDITY, RAGGED_SOLIDITY, Pips, _not_repeating, find_blobs, find_pips
@@ -165,7 +174,7 @@ def test_the_middle_pip_of_a_five_is_no_one_even_when_the_others_were_missed():
 
 
 def _body(img: np.ndarray, at=(150, 150), radius=PIP_R, face=FACE) -> float:
-    return one_body(img, at, float(radius), (float(face),) * 3, float(face - PIP))
+    return body_of_one(img, at, radius, face)
 
 
 def test_a_one_in_the_middle_of_its_die_has_a_body():
