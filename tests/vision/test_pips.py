@@ -5,10 +5,11 @@ blobs) costs milliseconds; these tests check that the fast versions keep exactly
 definitions in their docstrings keep.
 """
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.pips import CONTAINER_RADIUS_RATIO, Pips, _dedupe, _drop_die_bodies
+from vision.pips import CONTAINER_RADIUS_RATIO, Pips, _blobs, _dedupe, _drop_die_bodies, find_pips
 
 
 def blobs(n: int, seed: int) -> Pips:
@@ -68,3 +69,53 @@ def test_tiny_inputs():
         p = blobs(max(n, 1), 0).take(np.arange(n))
         assert list(_dedupe(p)) == list(range(n))
         assert list(_drop_die_bodies(p)) == list(range(n))
+
+
+def _shapes():
+    """Binary masks of one filled shape each: discs, ellipses and turned squares of many sizes."""
+    for r in range(3, 31):
+        m = np.zeros((2 * r + 10, 2 * r + 10), np.uint8)
+        cv2.circle(m, (r + 5, r + 5), r, 255, -1)
+        yield f"disc r={r}", m
+        m = np.zeros((2 * r + 10, 2 * r + 10), np.uint8)
+        cv2.ellipse(m, (r + 5, r + 5), (r, max(2, int(0.6 * r))), 30, 0, 360, 255, -1)
+        yield f"ellipse r={r}", m
+        m = np.zeros((3 * r + 10, 3 * r + 10), np.uint8)
+        box = cv2.boxPoints(((1.5 * r + 5, 1.5 * r + 5), (2 * r, 2 * r), 20))
+        cv2.fillPoly(m, [np.rint(box).astype(np.int32)], 255)
+        yield f"square r={r}", m
+
+
+SHAPES = list(_shapes())
+
+
+@pytest.mark.parametrize("name,mask", SHAPES, ids=[name for name, _ in SHAPES])
+def test_blobs_keeps_every_shape_the_area_test_keeps(name, mask):
+    """``_blobs`` skips short contours before measuring them; the skip must never drop a blob
+    whose area passes. With the smallest area allowed set to the shape's own, it is kept. (The
+    old skip, n^2 / (4 pi), dropped the largest ellipse here; on photos, pips just over the 13 px
+    block's largest blob, found only at the 19 px block.)"""
+    (cnt,), _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    area = cv2.contourArea(cnt)
+    out: list = []
+    _blobs(mask, area, 2 * area, 0.0, 0.0, 0.0, 1.0, 1, out)
+    assert len(out) == 1, name
+
+
+@pytest.mark.parametrize("polarity", [-1, 1])
+def test_a_pip_at_the_blocks_seam_is_found(polarity):
+    """A die with pips of 9.4 px radius at the working scale: 4.7 px at the pyramid's level 1,
+    of about 62-70 level pixels, too large for the 13 px block there and found only at the 19 px
+    block, whose smallest blob is 59 pixels. Each of its six pips is found."""
+    face, pip = (60, 215) if polarity > 0 else (215, 60)
+    img = np.full((200, 200), face, np.uint8)
+    centres = [(x, y) for x in (77, 123) for y in (54, 100, 146)]
+    big = np.zeros((1600, 1600), np.uint8)
+    for x, y in centres:
+        cv2.circle(big, (x * 8 + 4, y * 8 + 4), int(9.4 * 8), 255, -1)
+    a = cv2.resize(big, (200, 200), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    img = (img * (1 - a) + pip * a).astype(np.uint8)
+    p = find_pips(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR))
+    for x, y in centres:
+        d = np.hypot(p.xy[:, 0] - x, p.xy[:, 1] - y)
+        assert ((d < 2) & (p.polarity == polarity)).any(), (x, y)
