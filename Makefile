@@ -57,7 +57,9 @@ live-clip: $(VENV)/.installed-run
 eval: $(VENV)/.installed-test
 	$(BIN)/python tools/eval.py $(EVAL_ARGS)
 
-# Rebuild models/ (the confidence trees of vision.read) from the licensed photo folders.
+# Rebuild models/ (the confidence trees of vision.read) from the licensed photo folders. Both
+# steps check their thresholds on the rendered throws of renders/ (make render N=81 SEED=11), or
+# TRAIN_ARGS="--renders none" TRAIN_GATE_ARGS="--renders none".
 train: $(VENV)/.installed-test
 	$(BIN)/python tools/train.py $(TRAIN_ARGS)
 	$(BIN)/python tools/train_gate.py $(TRAIN_GATE_ARGS)

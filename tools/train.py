@@ -14,9 +14,13 @@ read here.
 Calibration: the photos are split into folds (whole photos); each fold's candidates are scored
 by ensembles fitted on the other folds. The isotonic calibration and the acceptance threshold
 are fitted on those out-of-fold scores, so no photo calibrates a model that saw it. The shipped
-ensembles are then fitted on all the photos. The photos copied into ``sample_images/`` (the test
-fixtures) are left out of training altogether. Folders never seen in training (kamilpiechowiak,
-and the unlicensed development folders) are measured with ``make eval``.
+ensembles are then fitted on all the photos, and the threshold is raised if need be so that
+they keep their wrong values within the budget on tables they have not seen: kamilpiechowiak
+(values only) and the rendered throws (``--renders``, ``make render N=81 SEED=11``; never fitted
+on here), as the acceptance gate's threshold must (``tools/train_gate.py``). The photos copied
+into ``sample_images/`` (the test fixtures) are left out of training altogether. Folders never
+seen in training (kamilpiechowiak, and the unlicensed development folders) are measured with
+``make eval``.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from sklearn.isotonic import IsotonicRegression  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from vision import datasets as D  # noqa: E402
+from vision import render_eval as RE  # noqa: E402
 from vision.evaluate import match  # noqa: E402
 from vision.faces import FEATURE_NAMES, PATCH  # noqa: E402
 from vision.gate import RULES, TWIN_FEATURES, ruled_out  # noqa: E402
@@ -56,9 +61,14 @@ TRAIN_FOLDERS = ("nell-byler", "matteop65")
 #: keep their accepted wrong values within the budget too.
 VALUE_FOLDERS = ("kamilpiechowiak",)
 #: The acceptance threshold is the lowest calibrated p(value right) at which the accepted wrong
-#: values (out of fold) stay at most this fraction of the labelled dice: the issue's 0.2%. The
-#: out-of-fold errors include label slips (dice the labels miss), so the true rate is lower.
-SILENT_ERROR_BUDGET = 0.002
+#: values stay at most this fraction of the labelled dice, out of fold and on each set never
+#: fitted on: the acceptance gate's budget (``train_gate.BUDGET``). Out of fold (2929 dice) it
+#: allows 2 wrong values; on kamilpiechowiak (459) and the renders (291) it allows none, as 0.2%
+#: did. It was 0.2%, with kamilpiechowiak the only set never fitted on: when a pip-finder mend
+#: removed the two wrong threes there that had held the threshold at 0.96, it fell to 0.53 (out
+#: of fold, whose folds share their tables, so they are no test of a new one), and the trees
+#: accepted wrong values on two development folders (``make eval``).
+SILENT_ERROR_BUDGET = 0.001
 #: A group is reported as a die (flagged or not) when p(die) reaches this.
 DIE_THRESHOLD = 0.5
 #: Trees per ensemble and leaves per tree: small, so that the model file stays a few hundred kB
@@ -322,6 +332,34 @@ def licensed_samples(name: str, fixtures: set[str], root: Path | None = None) ->
             if f"{name}/{s.image.relative_to(root / name).as_posix()}" not in fixtures]
 
 
+#: The rendered throws ``make eval`` reports on (``tools/eval.py --rendered``): never fitted on
+#: and never setting a threshold, or its figures would not be of unseen throws.
+EVAL_RENDERS = REPO / "sample_images" / "rendered"
+
+
+def render_seed(image: Path) -> int | None:
+    """The render seed, from the label next to the image."""
+    try:
+        return int(json.loads(image.with_suffix(".json").read_text())["seed"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def unseen_renders(folder: Path) -> tuple[list[D.Sample], dict]:
+    """The rendered throws of ``folder`` and a note of them (folder, throws, seeds) for a model
+    card. ValueError when there are none, or when any is of a seed of :data:`EVAL_RENDERS`."""
+    got = RE.load_rendered(folder) if folder.is_dir() else []
+    if not got:
+        raise ValueError(f"no rendered throws in {folder}: run `make render N=81 SEED=11` first, "
+                         "or pass --renders none")
+    seeds = {render_seed(s.image) for s in got}
+    taken = seeds & {render_seed(p) for p in EVAL_RENDERS.glob("*.jpg")}
+    if taken:
+        raise ValueError(f"{folder}: seed {sorted(taken, key=str)} is the seed of "
+                         f"{EVAL_RENDERS.relative_to(REPO)}, which make eval reports on")
+    return got, {"folder": folder.name, "throws": len(got), "seeds": sorted(seeds, key=str)}
+
+
 def sample_sources(folder: Path = REPO / "sample_images") -> set[str]:
     """``folder/file`` of every photo copied into sample_images (kept out of training)."""
     out = set()
@@ -332,17 +370,19 @@ def sample_sources(folder: Path = REPO / "sample_images") -> set[str]:
     return out
 
 
-def _thresholds(oof_die, oof_val, d: dict, heads: dict, fixtures: set[str], args
+def _thresholds(oof_die, oof_val, d: dict, heads: dict, fixtures: set[str], renders: list, args
                 ) -> tuple[float, dict[str, float]]:
     """The trees' acceptance threshold (out of fold), raised if need be by the licensed folders
-    of values only; raises :class:`NoSafeThreshold` when one of them cannot be kept in budget."""
+    of values only and the ``renders``, and each set's own; raises :class:`NoSafeThreshold` when
+    one of them cannot be kept in budget."""
     try:
         accept = choose_accept(oof_die, oof_val, d, SILENT_ERROR_BUDGET)
     except NoSafeThreshold as e:
         raise NoSafeThreshold(f"out of fold: {e}") from None
-    # The trees learn the training tables; the licensed folder of values only, never trained on,
-    # checks the threshold on a table they have not seen (and raises it if need be).
-    value_folders = {}
+    thresholds = {"out of fold": accept}
+    # The trees learn the training tables; the licensed folder of values only and the renders,
+    # never trained on, check the threshold on tables they have not seen (and raise it if need
+    # be).
     for name in VALUE_FOLDERS:
         if D.FOLDERS[name].present() and not args.limit:
             got = [s for s in licensed_samples(name, fixtures) if s.complete]
@@ -352,9 +392,18 @@ def _thresholds(oof_die, oof_val, d: dict, heads: dict, fixtures: set[str], args
                                          dv, [s.values for s in got], SILENT_ERROR_BUDGET)
             except NoSafeThreshold as e:
                 raise NoSafeThreshold(f"{name}: {e}") from None
-            value_folders[name] = t
+            thresholds[name] = t
             accept = max(accept, t)
-    return accept, value_folders
+    if renders:
+        dr = cached(renders, "renders", args.cache)
+        try:
+            t = choose_accept(prob(heads["die"], dr["X"]), prob(heads["value"], dr["X"]), dr,
+                              SILENT_ERROR_BUDGET)
+        except NoSafeThreshold as e:
+            raise NoSafeThreshold(f"renders: {e}") from None
+        thresholds["renders"] = t
+        accept = max(accept, t)
+    return accept, thresholds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -368,12 +417,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--folds", type=int, default=5, help="cross-validation folds (whole photos)")
     ap.add_argument("--cache", type=Path, default=REPO / "out" / "train-cache",
                     help="where candidate features are cached between runs")
+    ap.add_argument("--renders", default=str(REPO / "renders"),
+                    help="rendered throws that check the threshold ('none': no check); never "
+                         "those make eval reports on")
     args = ap.parse_args(argv)
     COLUMNS = args.columns
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     cv2.setNumThreads(1)
 
     fixtures = sample_sources()
+    renders, render_info = [], None
+    if args.renders != "none" and not args.limit:
+        try:
+            renders, render_info = unseen_renders(Path(args.renders))
+        except ValueError as e:
+            ap.error(str(e))
     train, test = [], []
     for name in TRAIN_FOLDERS:
         got = licensed_samples(name, fixtures)
@@ -391,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     oof_die = np.interp(raw_die, heads["die"]["iso_x"], heads["die"]["iso_y"])
     oof_val = np.interp(raw_val, heads["value"]["iso_x"], heads["value"]["iso_y"])
     try:
-        accept, value_folders = _thresholds(oof_die, oof_val, d, heads, fixtures, args)
+        accept, thresholds = _thresholds(oof_die, oof_val, d, heads, fixtures, renders, args)
     except NoSafeThreshold as e:
         log.error("%s; models/ left as it was", e)
         return 1
@@ -423,11 +481,13 @@ def main(argv: list[str] | None = None) -> int:
         "folds": args.folds,
         "columns": args.columns,
         "silent_error_budget": SILENT_ERROR_BUDGET,
-        "threshold_on_values_only": value_folders,
+        "thresholds": thresholds,
+        "renders": render_info,
         "figures": report,
         "machine": f"{platform.platform()} cpus={os.cpu_count()}",
     }
-    out = args.out or (MODELS_DIR / "dice.npz" if not args.holdout else None)
+    # A quick run (--limit) checks no set never fitted on: it writes models/ only if told to.
+    out = args.out or (MODELS_DIR / "dice.npz" if not (args.holdout or args.limit) else None)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         save_model(out, heads, accept, DIE_THRESHOLD, meta)

@@ -55,7 +55,6 @@ from scipy.special import expit  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 
 from vision import datasets as D  # noqa: E402
-from vision import render_eval as RE  # noqa: E402
 from vision.faces import FEATURE_NAMES  # noqa: E402
 from vision.gate import (  # noqa: E402
     GATE_FEATURES,
@@ -245,14 +244,6 @@ def figures(p: np.ndarray, y: np.ndarray, n: int, t: float) -> dict:
     }
 
 
-def _seed(image: Path) -> int | None:
-    """The render seed, from the label next to the image."""
-    try:
-        return int(json.loads(image.with_suffix(".json").read_text())["seed"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=REPO / "models" / "gate.json")
@@ -276,14 +267,11 @@ def main(argv: list[str] | None = None) -> int:
             values[name] = (T.cached(got, name, args.cache), [s.values for s in got])
     extra, renders = [], None
     if args.renders != "none":
-        folder = Path(args.renders)
-        got = RE.load_rendered(folder) if folder.is_dir() else []
-        if not got:
-            ap.error(f"no rendered throws in {folder}: run `make render N=81 SEED=11` first, "
-                     "or pass --renders none")
+        try:
+            got, renders = T.unseen_renders(Path(args.renders))
+        except ValueError as e:
+            ap.error(str(e))
         extra = [T.cached(got, "renders", args.cache)]
-        renders = {"folder": folder.name, "throws": len(got),
-                   "seeds": sorted({_seed(s.image) for s in got})}
     # Each folder held out: (p, right, labelled dice) of its read faces under a gate not fitted
     # on it, for its threshold and then its figures at the shipped one.
     scored, left_out = {}, {}

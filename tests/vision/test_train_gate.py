@@ -1,6 +1,7 @@
 """The gate's threshold rule (tools/train_gate.py): the lowest threshold whose accepted wrong
 values stay within the budget, never splitting tied scores."""
 
+import json
 import sys
 from pathlib import Path
 
@@ -179,3 +180,22 @@ def test_a_ones_p_counts_beside_a_twin_or_on_a_body_of_its_own():
     p = train_gate.ones_read(main, gate(2.0), d)  # every one at p 0.88
     assert np.round(p, 2).tolist() == [0.0, 0.88, 0.0, 0.88, 0.0]
 
+
+
+def test_the_renders_that_set_a_threshold_are_never_those_make_eval_reports_on(tmp_path):
+    """``train.unseen_renders``: the throws that check the trees' and the gate's thresholds must
+    not be of a seed of sample_images/rendered, or make eval's render figures would not be of
+    unseen throws; and with none at all, training stops with a clear message."""
+    train = train_gate.T
+    with pytest.raises(ValueError, match="make eval reports on"):
+        train.unseen_renders(train.EVAL_RENDERS)
+    with pytest.raises(ValueError, match="no rendered throws"):
+        train.unseen_renders(tmp_path)
+    # the same throws under another seed are accepted, and noted for the model card
+    for label in sorted(train.EVAL_RENDERS.glob("*.json"))[:2]:
+        d = json.loads(label.read_text())
+        d["seed"] = 11
+        (tmp_path / label.name).write_text(json.dumps(d))
+        (tmp_path / d["image"]).write_bytes((train.EVAL_RENDERS / d["image"]).read_bytes())
+    got, info = train.unseen_renders(tmp_path)
+    assert len(got) == 2 and info == {"folder": tmp_path.name, "throws": 2, "seeds": [11]}
