@@ -44,9 +44,11 @@ def test_a_three_is_checked_from_its_middle_pip():
     assert row_goes_on(blobs(three + [(128, 128)]), np.arange(3)) == 0.0
 
 
-def _twos_near(reading, x, y):
-    return [d for d in reading.dice
-            if d.value == 2 and abs(d.center[0] - x) < 8 and abs(d.center[1] - y) < 8]
+def _twos_near(things, x, y, scale=1.0):
+    """The dice, or the face candidates (``scale``: the working image's), read as 2 near (x, y)
+    of the photo."""
+    return [d for d in things if d.value == 2
+            and abs(d.center[0] / scale - x) < 8 and abs(d.center[1] / scale - y) < 8]
 
 
 def test_a_render_with_a_three_read_as_a_two_does_not_accept_the_two():
@@ -56,10 +58,9 @@ def test_a_render_with_a_three_read_as_a_two_does_not_accept_the_two():
     label = json.loads((RENDERS / "throw_2026_00027.json").read_text())
     image = cv2.imread(str(RENDERS / "throw_2026_00027.jpg"))
     faces, scale, _, _ = candidates(image)
-    two = [f for f in faces if f.value == 2
-           and abs(f.center[0] / scale - 319) < 8 and abs(f.center[1] / scale - 422) < 8]
+    two = _twos_near(faces, 319, 422, scale)
     assert two and all(f.features["row_continues"] > 0 for f in two)
-    assert all("uncertain" in d.flags for d in _twos_near(read(image), 319, 422))
+    assert all("uncertain" in d.flags for d in _twos_near(read(image).dice, 319, 422))
     assert 2 not in [d["value"] for d in label["dice"]]
 
 
@@ -69,5 +70,5 @@ def test_the_same_renders_other_three_is_not_accepted_as_a_two():
     eighth pass accepted it as a two (an expected failure until the eleventh pass's rebuild,
     which flags it)."""
     reading = read(cv2.imread(str(RENDERS / "throw_2026_00027.jpg")))
-    twos = _twos_near(reading, 342, 399)
+    twos = _twos_near(reading.dice, 342, 399)
     assert all("uncertain" in d.flags for d in twos)

@@ -181,7 +181,6 @@ def test_a_ones_p_counts_beside_a_twin_or_on_a_body_of_its_own():
     assert np.round(p, 2).tolist() == [0.0, 0.88, 0.0, 0.88, 0.0]
 
 
-
 def test_the_renders_that_set_a_threshold_are_never_those_make_eval_reports_on(tmp_path):
     """``train.unseen_renders``: the throws that check the trees' and the gate's thresholds must
     not be of a seed of sample_images/rendered, or make eval's render figures would not be of
