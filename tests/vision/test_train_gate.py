@@ -198,3 +198,57 @@ def test_the_renders_that_set_a_threshold_are_never_those_make_eval_reports_on(t
         (tmp_path / d["image"]).write_bytes((train.EVAL_RENDERS / d["image"]).read_bytes())
     got, info = train.unseen_renders(tmp_path)
     assert len(got) == 2 and info == {"folder": tmp_path.name, "throws": 2, "seeds": [11]}
+
+
+def _candidates(p_val, wrong, n_dice):
+    """A candidate set as ``train.cached`` returns it: faces of three pips that no rule refuses,
+    all sure to be dice, ``wrong`` of them read wrong; scored ``p_val`` by the value head."""
+    train = train_gate.T
+    n = len(p_val)
+    return {"X": np.zeros((n, train.N_FEATURES)), "value": np.full(n, 3),
+            "right": ~np.asarray(wrong, bool), "is_die": np.ones(n, bool),
+            "group": np.arange(n), "n_dice": n_dice, "p_val": np.asarray(p_val, float)}
+
+
+@pytest.fixture
+def thresholds(monkeypatch):
+    """``train._thresholds`` on made-up sets: ``cached`` hands back the set named, ``prob`` its
+    scores (1.0 for the die head), and no folder of values only takes part."""
+    train = train_gate.T
+    sets = {}
+    monkeypatch.setattr(train, "VALUE_FOLDERS", ())
+    monkeypatch.setattr(train, "cached", lambda samples, desc, cache: sets[desc])
+    monkeypatch.setattr(train, "prob", lambda head, X: next(
+        (np.ones(len(X)) if head == "die" else d["p_val"]) for d in sets.values() if d["X"] is X))
+    args = type("Args", (), {"limit": 0, "cache": None})()
+
+    def run(oof, renders):
+        sets["renders"] = renders
+        return train._thresholds(np.ones(len(oof["p_val"])), oof["p_val"], oof,
+                                 {"die": "die", "value": "value"}, set(), ["a render"], args)
+
+    return run
+
+
+def test_the_renders_raise_the_trees_threshold_when_they_need_it(thresholds):
+    """``train._thresholds``: the trees' threshold is the highest of the sets' own. The renders
+    hold two wrong values at p 0.95 and 0.90 among 1000 dice: the budget (0.1%) lets one through,
+    so theirs is the lowest threshold above 0.90 on the grid, and it is the one shipped over the
+    out-of-fold one, above its wrong value at 0.70 (500 dice: none may get through)."""
+    oof = _candidates([0.6, 0.7, 0.99], [False, True, False], 500)
+    renders = _candidates([0.95, 0.9, 0.99], [True, True, False], 1000)
+    accept, each = thresholds(oof, renders)
+    assert each == {"out of fold": 0.7005, "renders": 0.9005}
+    assert accept == 0.9005
+    # renders that need less do not lower it
+    accept, each = thresholds(oof, _candidates([0.6], [True], 1000))
+    assert accept == each["out of fold"] == 0.7005 and each["renders"] == 0.5
+
+
+def test_renders_sure_of_wrong_values_stop_training(thresholds):
+    """When no threshold keeps the renders' wrong values in budget, training stops and says the
+    renders are why (it must never ship a threshold that accepts them)."""
+    oof = _candidates([0.6], [False], 500)
+    renders = _candidates([1.0, 1.0], [True, True], 1000)
+    with pytest.raises(train_gate.T.NoSafeThreshold, match="^renders: .*p = 1.0000, 1.0000"):
+        thresholds(oof, renders)
