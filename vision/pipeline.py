@@ -140,6 +140,7 @@ def read(
     image: np.ndarray,
     *,
     area: Sequence[Sequence[float]] | None = None,
+    ignore: Sequence[Sequence[Sequence[float]]] = (),
     model: DiceModel | None = None,
     accept: float | None = None,
     gate: Gate | None = None,
@@ -147,7 +148,9 @@ def read(
     """Read every pip die of a BGR uint8 photo.
 
     ``area``: the playing area as a polygon of (x, y) image points; None finds it automatically
-    (and flags nothing off the table when no area is found). ``accept``: the calibrated
+    (and flags nothing off the table when no area is found). ``ignore``: polygons of image points
+    where no die is reported, such as the corner markers that mark the area
+    (:mod:`vision.markers`). ``accept``: the calibrated
     probability a value needs to be accepted without the "uncertain" flag (default: the model's,
     chosen on held-out data).
     """
@@ -184,6 +187,8 @@ def read(
     clock("score")
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
+    if len(ignore):
+        keep = [i for i in keep if not _inside_any(faces[i].center, ignore, scale)]
     dotted = {i for i in keep if _in_a_pattern(faces[i])}
     # The table plane, the playing area and the surfaces are judged on the other faces alone.
     solid = [i for i in keep if i not in dotted]
@@ -250,6 +255,15 @@ def read(
     }
     return Reading(
         w, h, tuple(dice), ms=ms, model_version=model.version if model else "", info=info
+    )
+
+
+def _inside_any(point, polygons, scale: float) -> bool:
+    """Whether a working-image ``point`` lies inside one of ``polygons`` (image points)."""
+    pt = (float(point[0]), float(point[1]))
+    return any(
+        cv2.pointPolygonTest((np.asarray(p, np.float32) * scale).reshape(-1, 1, 2), pt, False) >= 0
+        for p in polygons
     )
 
 

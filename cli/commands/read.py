@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from dataclasses import replace
 from pathlib import Path
 
 from cli.common import print_json, rules_from_args
 from scorer import Throw, options
 from scorer.errors import ZilchError
 from vision import Reading, UnreadableImage, load_image, read
+from vision.markers import find_marker_area
 from vision.overlay import draw_overlay
 
 EXIT_BAD_INPUT = 2
@@ -44,15 +47,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--area",
         metavar="X,Y,X,Y,...",
-        help="the playing area as a polygon in image pixels (default: found automatically)",
+        help="the playing area as a polygon in image pixels, or 'markers': the quadrilateral "
+        "through the four corner markers of `zilch markers` seen in each photo (default: found "
+        "automatically)",
     )
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.set_defaults(func=run)
 
 
-def _parse_area(text: str | None) -> list[tuple[float, float]] | None:
-    if text is None:
-        return None
+#: ``--area markers``: the area of each photo is set by its corner markers (vision.markers).
+MARKERS = "markers"
+
+
+def _parse_area(text: str | None) -> list[tuple[float, float]] | str | None:
+    if text is None or text.strip().lower() == MARKERS:
+        return None if text is None else MARKERS
     try:
         nums = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
     except ValueError:
@@ -78,7 +87,10 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"zilch read: {name}: {e}\n")
             status = EXIT_BAD_INPUT
             continue
-        reading = read(image, area=area)
+        if area == MARKERS:
+            reading = _read_in_markers(name, image)
+        else:
+            reading = read(image, area=area)
         if args.overlay is not None:
             out = (overlay_dir / f"{i:03d}_{Path(name).stem}.png") if overlay_dir else args.overlay
             import cv2
@@ -93,6 +105,21 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(_text(name, reading, obj.get("options")))
         sys.stdout.flush()
     return status
+
+
+def _read_in_markers(name: str, image) -> Reading:
+    """Read a photo whose playing area its four corner markers set. No die is looked for on the
+    markers. When they do not give an area, the photo is read with the area found automatically,
+    and stderr says why (its dice off the table may then go unflagged). The reading's ``ms``
+    includes the markers' search."""
+    t0 = time.perf_counter()
+    marked = find_marker_area(image)
+    ms = (time.perf_counter() - t0) * 1000
+    if marked.polygon is None:
+        sys.stderr.write(f"zilch read: {name}: {marked.problem}; the playing area is found "
+                         "automatically instead\n")
+    reading = read(image, area=marked.polygon, ignore=marked.outlines)
+    return replace(reading, ms=reading.ms + ms)
 
 
 def _options(reading: Reading, rules) -> list | None:
