@@ -23,6 +23,7 @@ import numpy as np  # noqa: E402
 from machine import describe  # noqa: E402
 
 from vision import read  # noqa: E402
+from vision.markers import find_marker_area  # noqa: E402
 from vision.model import default_model  # noqa: E402
 from vision.pipeline import STEPS  # noqa: E402
 
@@ -59,12 +60,21 @@ def main() -> None:
     for step in STEPS:
         ms = sorted(steps.get(step, 0.0) for _, steps in runs)
         print(f"  {step:<14}{statistics.median(ms):8.1f}{_p95(ms):8.1f}{ms[-1]:8.1f}")
+    marks = sorted(min(_time_markers(f) for _ in range(REPEATS)) for f in frames)
+    print(f"corner markers' search (zilch read --area markers, on top of read): median "
+          f"{statistics.median(marks):.1f} ms, max {marks[-1]:.1f} ms")
     slow = sorted(((ms, p.name) for (ms, _), p in zip(runs, paths, strict=True)), reverse=True)[:3]
     print("  slowest: " + ", ".join(f"{name} {ms:.0f} ms" for ms, name in slow))
 
 
 def _p95(sorted_ms: list[float]) -> float:
     return sorted_ms[min(len(sorted_ms) - 1, int(round(0.95 * (len(sorted_ms) - 1))))]
+
+
+def _time_markers(f: np.ndarray) -> float:
+    t0 = time.perf_counter()
+    find_marker_area(f)
+    return (time.perf_counter() - t0) * 1000
 
 
 def _time(f: np.ndarray) -> tuple[float, dict]:
