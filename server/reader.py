@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib
 import logging
+import time
+from dataclasses import replace
 from typing import Protocol
 
 import numpy as np
@@ -38,7 +40,11 @@ class Reader(Protocol):
 
 
 class VisionReader:
-    """The production reader: :func:`vision.decode_image` and :func:`vision.read`."""
+    """The production reader: :func:`vision.decode_image` and :func:`vision.read`.
+
+    A photo showing the four corner markers of ``zilch markers`` is read in the area they mark
+    (:mod:`vision.markers`); otherwise the reader finds the area itself. Either way no die is
+    looked for on a corner marker in view."""
 
     def __init__(self) -> None:
         self._vision = importlib.import_module("vision")
@@ -60,12 +66,17 @@ class VisionReader:
             raise ReaderUnavailable(
                 "this installation cannot read photos yet: type the dice by tapping their faces"
             )
-        reading = read(image)
-        if not reading.model_version:
-            from dataclasses import replace
+        from vision.markers import find_marker_area
 
-            reading = replace(reading, model_version=self.version)
-        return reading
+        t0 = time.perf_counter()
+        marked = find_marker_area(image)
+        ms = (time.perf_counter() - t0) * 1000
+        if marked.problem and marked.centres:
+            log.info("corner markers: %s; the playing area is found automatically", marked.problem)
+        reading = read(image, area=marked.polygon, ignore=marked.outlines)
+        # the reading time includes the markers' search, as `zilch read --area markers` gives it
+        return replace(reading, ms=reading.ms + ms,
+                       model_version=reading.model_version or self.version)
 
 
 def get_reader(request: Request) -> Reader:
