@@ -28,17 +28,17 @@ CORNER_IDS = (0, 1, 2, 3)
 #: Markers are looked for on the photo scaled down to at most this long side (a 12 MP photo
 #: takes seconds at full size); a 4 cm marker a metre from a phone is still some 40 px there.
 DETECT_LONG_SIDE = 1600
-#: A marker's outline is grown about its centre by this factor: the white margin a printed marker
-#: needs is a quarter of its side on each side.
-OUTLINE_GROWTH = 1.5
+#: A marker's outline is grown about its centre by this factor, to take in blobs on its black
+#: border too (its white cells look like pips). Not its white margin: a die may lie on that.
+OUTLINE_GROWTH = 1.1
 
 
 @dataclass(frozen=True)
 class MarkerArea:
     """What the corner markers of one photo give: ``polygon`` (4, 2) in image pixels, or None
     and the ``problem``; ``centres`` holds each corner marker found, by id, and ``outlines`` each
-    one's outline (4, 2), grown by :data:`OUTLINE_GROWTH` to take in its white margin: the reader
-    is told to find no die there (a marker's white cells look like pips)."""
+    one's outline (4, 2), grown by :data:`OUTLINE_GROWTH`: the reader is told to look for no pip
+    there (``vision.read(ignore=...)``)."""
 
     polygon: np.ndarray | None
     centres: dict[int, tuple[float, float]] = field(default_factory=dict)
@@ -91,16 +91,29 @@ def _ids(ids: list[int]) -> str:
     return ", ".join(map(str, ids))
 
 
+#: The marker sizes a sheet may hold (mm): at 60 mm the four, each with its margin, fill an A4
+#: page's quarters but for a 15 mm border a printer can print; under 15 mm a marker on a table
+#: photographed from a metre away is too small to find.
+SHEET_MM = (15, 60)
+#: A marker on the sheet is at least this many pixels wide: 8 for each of its 6 cells.
+SHEET_MIN_PX = 48
+
+
 def marker_sheet(dpi: int = 150, size_mm: float = 40.0) -> np.ndarray:
     """A printable A4 page (grey) holding the four corner markers, each ``size_mm`` wide with a
     white margin around it, and its id written under it."""
-    if not (np.isfinite(size_mm) and size_mm > 0 and dpi > 0):
+    if not (np.isfinite(size_mm) and np.isfinite(dpi) and size_mm > 0 and dpi > 0):
         raise ValueError("the marker size (mm) and the resolution (dpi) must be positive numbers")
+    if not SHEET_MM[0] <= size_mm <= SHEET_MM[1]:
+        raise ValueError(f"markers must be {SHEET_MM[0]}-{SHEET_MM[1]} mm wide: four to an A4 "
+                         "page, each with a margin of a quarter of its side, and big enough to "
+                         "be found")
     px_per_mm = dpi / 25.4
     page_w, page_h = round(210 * px_per_mm), round(297 * px_per_mm)
     side = round(size_mm * px_per_mm)
-    if not 20 <= side <= min(page_w, page_h) // 2 - 40:
-        raise ValueError(f"markers of {size_mm} mm at {dpi} dpi do not fit four to an A4 page")
+    if side < SHEET_MIN_PX:
+        raise ValueError(f"markers of {size_mm:g} mm at {dpi} dpi are {side} px wide: at least "
+                         f"{SHEET_MIN_PX} px are needed (a higher dpi)")
     sheet = np.full((page_h, page_w), 255, np.uint8)
     dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
     for k, marker_id in enumerate(CORNER_IDS):

@@ -37,10 +37,13 @@ WORK_MIN_SIDE = 1280
 
 
 def candidates(
-    image: np.ndarray, steps: dict[str, float] | None = None
+    image: np.ndarray,
+    steps: dict[str, float] | None = None,
+    ignore: Sequence[Sequence[Sequence[float]]] = (),
 ) -> tuple[list[FaceCandidate], float, np.ndarray, np.ndarray]:
     """Steps 1-3: faces found in the working-size image, and the scale to it. ``steps``, when
-    given, gets each step's ms (:data:`STEPS`)."""
+    given, gets each step's ms (:data:`STEPS`). No blob inside an ``ignore`` polygon (image
+    points) is taken for a pip: a corner marker's white cells would make faces."""
     clock = _Clock(steps)
     h, w = image.shape[:2]
     scale = min(1.0, WORK_MAX_SIDE / max(h, w))
@@ -58,6 +61,9 @@ def candidates(
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     clock("resize")
     every, ragged = find_blobs(work, gray=gray, max_pips=None)
+    if len(ignore):
+        every = every.take(_outside_all(every.xy, ignore, scale))
+        ragged = ragged.take(_outside_all(ragged.xy, ignore, scale))
     pips = every.take(np.arange(min(len(every), MAX_PIPS)))  # strongest first
     clock("pips")
     faces = group_pips(work, gray, pips)
@@ -86,6 +92,12 @@ def candidates(
     faces = describe(work, gray, pips, faces, found, every, ragged)
     clock("features")
     return faces, scale, work, gray
+
+
+#: A face whose centre lies within this many half-sides of a region ``read`` was told to ignore
+#: asks to be confirmed: its die may reach into the region (a die's corner is 1.4 half-sides from
+#: its centre), and its pips there were not looked for.
+IGNORED_REACH = 1.5
 
 
 #: The steps of :func:`read` timed in ``Reading.info["steps_ms"]``, in order: the working size and
@@ -166,12 +178,17 @@ def read(
         image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     h, w = image.shape[:2]
     steps: dict[str, float] = {}
-    faces, scale, work, gray = candidates(image, steps)
+    faces, scale, work, gray = candidates(image, steps, ignore)
     clock = _Clock(steps)
     p_die, p_val = score(faces, model)
     thr_accept = accept if accept is not None else (model.accept if model else 1.1)
     feats = [f.features for f in faces]
     is_one = np.array([f.value == 1 for f in faces], bool)
+    # A face at an ignored region may have lost pips to it (a die touching a corner marker).
+    near_ignored = np.zeros(len(faces), bool)
+    if len(ignore) and faces:
+        reach = IGNORED_REACH * np.array([f.half_side for f in faces])
+        near_ignored = _distances([f.center for f in faces], ignore, scale) > -reach
     use_gate = gate is not None and accept is None
     if use_gate:
         # A value is accepted when either the trees (sure on tables like the training ones) or
@@ -181,14 +198,12 @@ def read(
         p_gate = gate.p(feats)
         refused = size_outliers(
             [f.get("size_vs_others", 0.0) for f in feats], [f.value or 0 for f in faces], p_gate
-        ) | ruled_out(rule_values(feats))
+        ) | ruled_out(rule_values(feats)) | near_ignored
         ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~refused & ~is_one
         p_val = np.maximum(p_gate, p_val)
     clock("score")
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
-    if len(ignore):
-        keep = [i for i in keep if not _inside_any(faces[i].center, ignore, scale)]
     dotted = {i for i in keep if _in_a_pattern(faces[i])}
     # The table plane, the playing area and the surfaces are judged on the other faces alone.
     solid = [i for i in keep if i not in dotted]
@@ -210,7 +225,7 @@ def read(
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
     clock("flags")
     # The faces that must ask, whatever their p: maybe a dot of a patterned cloth, and...
-    ask = np.isin(np.arange(len(faces)), list(dotted))
+    ask = np.isin(np.arange(len(faces)), list(dotted)) | near_ignored
     if use_gate:
         # A one, by the ones' gate, beside a twin of its set among the dice accepted with no flag
         # (vision.gate.twinned), or on a body of its own (vision.faces.one_body).
@@ -258,13 +273,20 @@ def read(
     )
 
 
-def _inside_any(point, polygons, scale: float) -> bool:
-    """Whether a working-image ``point`` lies inside one of ``polygons`` (image points)."""
-    pt = (float(point[0]), float(point[1]))
-    return any(
-        cv2.pointPolygonTest((np.asarray(p, np.float32) * scale).reshape(-1, 1, 2), pt, False) >= 0
-        for p in polygons
-    )
+def _distances(points, polygons, scale: float) -> np.ndarray:
+    """(n,) signed distance of each working-image point to the nearest of ``polygons`` (image
+    points): positive inside one, negative outside all (-inf with no polygon)."""
+    out = np.full(len(points), -np.inf)
+    for poly in polygons:
+        contour = (np.asarray(poly, np.float32) * scale).reshape(-1, 1, 2)
+        d = [cv2.pointPolygonTest(contour, (float(x), float(y)), True) for x, y in points]
+        out = np.maximum(out, d)
+    return out
+
+
+def _outside_all(points, polygons, scale: float) -> np.ndarray:
+    """Indices of the working-image points outside every one of ``polygons`` (image points)."""
+    return np.flatnonzero(_distances(points, polygons, scale) < 0)
 
 
 def score(faces: list[FaceCandidate], model: DiceModel | None) -> tuple[np.ndarray, np.ndarray]:
