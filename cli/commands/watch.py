@@ -13,6 +13,7 @@ import argparse
 import functools
 import importlib
 import inspect
+import itertools
 import json
 import logging
 import sys
@@ -59,8 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="each settled throw as one JSON line: `zilch read --json` plus frame")
     p.add_argument("--area", metavar="POLYGON",
-                   help="the playing area as 'x,y x,y x,y ...' in frame pixels (default: the "
-                   "reader finds it)")
+                   help="the playing area as 'x,y x,y x,y ...' in frame pixels, or 'markers': "
+                   "the four corner markers of `zilch markers`, found in the first frames "
+                   "(default: the reader finds it)")
     p.add_argument("--realtime", action="store_true",
                    help="play --video at its own frame rate, dropping frames this machine "
                    "cannot keep up with, as a camera would")
@@ -80,9 +82,16 @@ def frame_reader():
     return read
 
 
-def parse_area(text: str | None) -> list[tuple[float, float]] | None:
+#: ``--area markers``: the corner markers are looked for in at most this many first frames (3 s
+#: of a webcam); the camera is then taken to stay where it is.
+MARKER_FRAMES = 90
+
+
+def parse_area(text: str | None) -> list[tuple[float, float]] | str | None:
     if not text:
         return None
+    if text.strip().lower() == "markers":
+        return "markers"
     try:
         points = [tuple(float(v) for v in p.split(",")) for p in text.split()]
     except ValueError:
@@ -90,6 +99,24 @@ def parse_area(text: str | None) -> list[tuple[float, float]] | None:
     if len(points) < 3 or any(len(p) != 2 for p in points):
         raise CannotWatch("--area needs at least three points, as 'x,y x,y x,y'")
     return points  # type: ignore[return-value]
+
+
+def marker_area(frames: Iterator[tuple[int, np.ndarray]]):
+    """The playing area of the four corner markers (vision.markers), found in the first of
+    ``frames`` that shows them all (at most :data:`MARKER_FRAMES`), their outlines, and the
+    frames again from that one on."""
+    from vision.markers import find_marker_area
+
+    problem, seen = "no frame", 0
+    for index, frame in frames:
+        marked = find_marker_area(frame)
+        if marked.polygon is not None:
+            return marked.polygon, marked.outlines, itertools.chain([(index, frame)], frames)
+        problem, seen = marked.problem, seen + 1
+        if seen >= MARKER_FRAMES:
+            break
+    raise CannotWatch(f"--area markers: none of the first {seen} frames shows the four corner "
+                      f"markers (in the last: {problem})")
 
 
 def video_frames(path: str, realtime: bool = False) -> Iterator[tuple[int, np.ndarray]]:
@@ -289,6 +316,9 @@ def run(args: argparse.Namespace) -> int:
         frames = camera_frames(args.camera)
         source = f"camera:{args.camera}"
     read = frame_reader()
+    if area == "markers":
+        area, outlines, frames = marker_area(frames)
+        read = functools.partial(read, ignore=outlines)  # no pip is looked for on a marker
     if area is not None and "area" in inspect.signature(read).parameters:
         read = functools.partial(read, area=area)  # the reader flags dice off the table too
     tracker = ThrowTracker(read, LiveParams(), area=area)
