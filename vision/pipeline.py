@@ -94,9 +94,10 @@ def candidates(
     return faces, scale, work, gray
 
 
-#: A face whose centre lies within this many half-sides of a region ``read`` was told to ignore
-#: asks to be confirmed: its die may reach into the region (a die's corner is 1.4 half-sides from
-#: its centre), and its pips there were not looked for.
+#: A face whose centre lies within this many half-sides (its own, or the throw's median die's
+#: when larger) of a region ``read`` was told to ignore asks to be confirmed: its die may reach
+#: into the region (a die's corner is 1.4 half-sides from its centre), and its pips there were not
+#: looked for.
 IGNORED_REACH = 1.5
 
 
@@ -187,7 +188,10 @@ def read(
     # A face at an ignored region may have lost pips to it (a die touching a corner marker).
     near_ignored = np.zeros(len(faces), bool)
     if len(ignore) and faces:
-        reach = IGNORED_REACH * np.array([f.half_side for f in faces])
+        # Half-sides at least the throw's typical die's: a face that lost pips there is smaller.
+        half = np.array([f.half_side for f in faces])
+        multi = [f.half_side for f in faces if f.value is not None and f.value >= 2]
+        reach = IGNORED_REACH * np.maximum(half, np.median(multi) if multi else 0.0)
         near_ignored = _distances([f.center for f in faces], ignore, scale) > -reach
     use_gate = gate is not None and accept is None
     if use_gate:

@@ -103,20 +103,30 @@ def parse_area(text: str | None) -> list[tuple[float, float]] | str | None:
 
 def marker_area(frames: Iterator[tuple[int, np.ndarray]]):
     """The playing area of the four corner markers (vision.markers), found in the first of
-    ``frames`` that shows them all (at most :data:`MARKER_FRAMES`), their outlines, and the
-    frames again from that one on."""
+    ``frames`` that shows them all (at most :data:`MARKER_FRAMES`), and the frames again from
+    that one on."""
     from vision.markers import find_marker_area
 
     problem, seen = "no frame", 0
     for index, frame in frames:
         marked = find_marker_area(frame)
         if marked.polygon is not None:
-            return marked.polygon, marked.outlines, itertools.chain([(index, frame)], frames)
+            return marked.polygon, itertools.chain([(index, frame)], frames)
         problem, seen = marked.problem, seen + 1
         if seen >= MARKER_FRAMES:
             break
     raise CannotWatch(f"--area markers: none of the first {seen} frames shows the four corner "
                       f"markers (in the last: {problem})")
+
+
+def read_among_markers(read, frame: np.ndarray, **kw) -> Reading:
+    """``read(frame, **kw)`` looking for no pip on the corner markers seen in *this* frame. (The
+    outlines of an earlier frame would hide the pips of a die that has since landed on a marker:
+    a six was read as a three, sure of it. A marker a die covers is not found, and the die is
+    read whole.)"""
+    from vision.markers import find_marker_area
+
+    return read(frame, ignore=find_marker_area(frame).outlines, **kw)
 
 
 def video_frames(path: str, realtime: bool = False) -> Iterator[tuple[int, np.ndarray]]:
@@ -317,9 +327,9 @@ def run(args: argparse.Namespace) -> int:
         source = f"camera:{args.camera}"
     read = frame_reader()
     if area == "markers":
-        area, outlines, frames = marker_area(frames)
-        read = functools.partial(read, ignore=outlines)  # no pip is looked for on a marker
-    if area is not None and "area" in inspect.signature(read).parameters:
+        area, frames = marker_area(frames)
+        read = functools.partial(read_among_markers, read, area=area)
+    elif area is not None and "area" in inspect.signature(read).parameters:
         read = functools.partial(read, area=area)  # the reader flags dice off the table too
     tracker = ThrowTracker(read, LiveParams(), area=area)
     try:
