@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import logging
-import time
 from dataclasses import replace
 from typing import Protocol
 
@@ -66,17 +65,12 @@ class VisionReader:
             raise ReaderUnavailable(
                 "this installation cannot read photos yet: type the dice by tapping their faces"
             )
-        from vision.markers import find_marker_area
+        from vision.markers import read_marked
 
-        t0 = time.perf_counter()
-        marked = find_marker_area(image)
-        ms = (time.perf_counter() - t0) * 1000
+        reading, marked = read_marked(image, read=read)
         if marked.problem and marked.centres:
             log.info("corner markers: %s; the playing area is found automatically", marked.problem)
-        reading = read(image, area=marked.polygon, ignore=marked.outlines)
-        # the reading time includes the markers' search, as `zilch read --area markers` gives it
-        return replace(reading, ms=reading.ms + ms,
-                       model_version=reading.model_version or self.version)
+        return replace(reading, model_version=reading.model_version or self.version)
 
 
 def get_reader(request: Request) -> Reader:

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from dataclasses import replace
 from pathlib import Path
 
 from cli.common import print_json, rules_from_args
 from scorer import Throw, options
 from scorer.errors import ZilchError
 from vision import Reading, UnreadableImage, load_image, read
-from vision.markers import find_marker_area
+from vision.markers import read_marked
 from vision.overlay import draw_overlay
 
 EXIT_BAD_INPUT = 2
@@ -108,18 +106,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read_in_markers(name: str, image) -> Reading:
-    """Read a photo whose playing area its four corner markers set. No die is looked for on the
-    markers. When they do not give an area, the photo is read with the area found automatically,
-    and stderr says why (its dice off the table may then go unflagged). The reading's ``ms``
-    includes the markers' search."""
-    t0 = time.perf_counter()
-    marked = find_marker_area(image)
-    ms = (time.perf_counter() - t0) * 1000
+    """Read a photo whose playing area its four corner markers set (vision.markers.read_marked).
+    When they do not give an area, the photo is read with the area found automatically, and
+    stderr says why (its dice off the table may then go unflagged)."""
+    reading, marked = read_marked(image)
     if marked.polygon is None:
         sys.stderr.write(f"zilch read: {name}: {marked.problem}; the playing area is found "
                          "automatically instead\n")
-    reading = read(image, area=marked.polygon, ignore=marked.outlines)
-    return replace(reading, ms=reading.ms + ms)
+    return reading
 
 
 def _options(reading: Reading, rules) -> list | None:

@@ -119,14 +119,12 @@ def marker_area(frames: Iterator[tuple[int, np.ndarray]]):
                       f"markers (in the last: {problem})")
 
 
-def read_among_markers(read, frame: np.ndarray, **kw) -> Reading:
-    """``read(frame, **kw)`` looking for no pip on the corner markers seen in *this* frame. (The
-    outlines of an earlier frame would hide the pips of a die that has since landed on a marker:
-    a six was read as a three, sure of it. A marker a die covers is not found, and the die is
-    read whole.)"""
-    from vision.markers import find_marker_area
+def read_among_markers(read, frame: np.ndarray, *, area) -> Reading:
+    """``read`` of a frame in the corner markers' ``area`` found at the start, looking for no pip
+    on the markers seen in this frame (:func:`vision.markers.read_marked`)."""
+    from vision.markers import read_marked
 
-    return read(frame, ignore=find_marker_area(frame).outlines, **kw)
+    return read_marked(frame, area=area, read=read)[0]
 
 
 def video_frames(path: str, realtime: bool = False) -> Iterator[tuple[int, np.ndarray]]:
