@@ -79,6 +79,10 @@ def candidates(
             _one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1 else f
             for f in faces
         ]
+    # A face wider than the photo's short side is no die's (a die in view fits in the photo):
+    # such a phantom, made of two far blobs, used to win the overlap test against real faces
+    # and then be dropped itself, taking them with it.
+    faces = [f for f in faces if 2 * f.half_side <= min(work.shape[:2])]
     found = faces  # face_beyond compares each face with all of these
     faces = suppress_overlaps(faces, pips)
     # A face whose pips are all dots of a regular pattern (a lone dot of a polka-dot cloth, or
