@@ -28,6 +28,8 @@ from vision.reading import Reading
 DICTIONARY = cv2.aruco.DICT_4X4_50
 #: The ids of the four corner markers.
 CORNER_IDS = (0, 1, 2, 3)
+#: What ``--area`` takes, in ``zilch read`` and ``zilch watch``, for the area these markers set.
+AREA_WORD = "markers"
 #: Markers are looked for on the photo scaled down to at most this long side (a 12 MP photo
 #: takes seconds at full size); a 4 cm marker a metre from a phone is still some 40 px there.
 DETECT_LONG_SIDE = 1600

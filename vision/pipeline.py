@@ -166,10 +166,10 @@ def read(
 
     ``area``: the playing area as a polygon of (x, y) image points; None finds it automatically
     (and flags nothing off the table when no area is found). ``ignore``: polygons of image points
-    where no die is reported, such as the corner markers that mark the area
-    (:mod:`vision.markers`). ``accept``: the calibrated
-    probability a value needs to be accepted without the "uncertain" flag (default: the model's,
-    chosen on held-out data).
+    where no pip is looked for, such as the corner markers that mark the area
+    (:mod:`vision.markers`); a face near one asks to be confirmed (:data:`IGNORED_REACH`).
+    ``accept``: the calibrated probability a value needs to be accepted without the "uncertain"
+    flag (default: the model's, chosen on held-out data).
     """
     # Once per process, not per photo, so outside the photo's time: loading the models, and
     # OpenCV's first Lab conversion (it builds its tables then: about 70 ms).

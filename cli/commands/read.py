@@ -14,7 +14,7 @@ from cli.common import print_json, rules_from_args
 from scorer import Throw, options
 from scorer.errors import ZilchError
 from vision import Reading, UnreadableImage, load_image, read
-from vision.markers import read_marked
+from vision.markers import AREA_WORD, read_marked
 from vision.overlay import draw_overlay
 
 EXIT_BAD_INPUT = 2
@@ -53,13 +53,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-#: ``--area markers``: the area of each photo is set by its corner markers (vision.markers).
-MARKERS = "markers"
-
-
 def _parse_area(text: str | None) -> list[tuple[float, float]] | str | None:
-    if text is None or text.strip().lower() == MARKERS:
-        return None if text is None else MARKERS
+    """The polygon of ``--area``, or AREA_WORD: each photo's corner markers set it."""
+    if text is None or text.strip().lower() == AREA_WORD:
+        return None if text is None else AREA_WORD
     try:
         nums = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
     except ValueError:
@@ -85,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"zilch read: {name}: {e}\n")
             status = EXIT_BAD_INPUT
             continue
-        if area == MARKERS:
+        if area == AREA_WORD:
             reading = _read_in_markers(name, image)
         else:
             reading = read(image, area=area)

@@ -31,6 +31,7 @@ from scorer import Throw, format_points, options
 from scorer.errors import ZilchError
 from scorer.rules import Rules
 from vision.live import LatestFrame, LiveParams, ThrowTracker
+from vision.markers import AREA_WORD
 from vision.reading import Reading
 
 log = logging.getLogger(__name__)
@@ -90,8 +91,8 @@ MARKER_FRAMES = 90
 def parse_area(text: str | None) -> list[tuple[float, float]] | str | None:
     if not text:
         return None
-    if text.strip().lower() == "markers":
-        return "markers"
+    if text.strip().lower() == AREA_WORD:
+        return AREA_WORD
     try:
         points = [tuple(float(v) for v in p.split(",")) for p in text.split()]
     except ValueError:
@@ -324,7 +325,7 @@ def run(args: argparse.Namespace) -> int:
         frames = camera_frames(args.camera)
         source = f"camera:{args.camera}"
     read = frame_reader()
-    if area == "markers":
+    if area == AREA_WORD:
         area, frames = marker_area(frames)
         read = functools.partial(read_among_markers, read, area=area)
     elif area is not None and "area" in inspect.signature(read).parameters:
