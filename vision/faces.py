@@ -86,6 +86,13 @@ SIDE_FACE_REACH = (1.2, 2.4)
 #: ... and at most this far across the axis, per unit along it (30 degrees: the die turned a
 #: little from facing the camera).
 SIDE_FACE_ACROSS = 0.6
+#: A pip's ellipse is fitted to a pixel outline, so its axes are known to about half a pixel: the
+#: squeeze of a face's pips, averaged over its n pips of radius r, is uncertain by about
+#: PIP_SHAPE_PX / (r sqrt(n)). A face whose pips look round is taken as seen from above only when
+#: they look round by more than that (:func:`face_beyond`): three pips of 1.8 px radius, seen at
+#: 46 degrees, measured 0.91 where a side face is at most 0.77. Chosen before measuring, as the
+#: outline's quantisation.
+PIP_SHAPE_PX = 0.5
 #: A two or three is a row of pips on a line; when a like pip (same polarity, radius within
 #: MAX_RADIUS_RATIO) sits where the row would go on, within this fraction of the pips' spacing,
 #: the row is longer than the face: a three with a pip lost is read as a two, and no face has
@@ -454,7 +461,9 @@ def describe(
         )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
-        feats["face_beyond"] = face_beyond(f, feats["pip_shape"], rivals, centres, unit)
+        feats["face_beyond"] = face_beyond(
+            f, feats["pip_shape"], rivals, centres, unit, _med(pips.radius[f.pips])
+        )
         feats["face_overlap"] = face_overlap(f, other_centres, layout_pips, position.get(id(f)))
         out.append(replace(f, features=feats))
     # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
@@ -533,6 +542,7 @@ def face_beyond(
     rivals: list[FaceCandidate],
     centres: np.ndarray | None = None,
     half_side: float | None = None,
+    pip_radius: float | None = None,
 ) -> float:
     """1.0 when ``face`` looks like a die's side face, its top face read beside it, else 0.0.
 
@@ -548,14 +558,23 @@ def face_beyond(
     value is seen, a wrong one is not. ``centres``: the rivals' centres as an (n, 2) array, if
     at hand. ``half_side``: the unit of those distances, if not the face's own (a one's size is
     not measured but inferred from its pip, which a side view squeezes: the throw's dice give
-    it better)."""
+    it better). ``pip_radius``: the face's median pip radius, if known: pips too small for their
+    roundness to be trusted (:data:`PIP_SHAPE_PX`) may be a side face's, squeezed up the photo."""
     if len(rivals) == 0:
         return 0.0
     a, b, c = shape
     ev, vec = np.linalg.eigh(np.array([[a, b], [b, c]], np.float64))
-    if ev[0] <= 0 or np.sqrt(ev[0] / ev[1]) > SIDE_VIEW_MAX_ASPECT:
+    squeeze = np.sqrt(ev[0] / ev[1]) if ev[0] > 0 else 0.0
+    if squeeze > SIDE_VIEW_MAX_ASPECT:
+        unsure = PIP_SHAPE_PX / (pip_radius * np.sqrt(len(face.pips))) if pip_radius else 0.0
+        if squeeze - unsure > SIDE_VIEW_MAX_ASPECT:
+            return 0.0  # round beyond doubt: seen from above
+        # round, but too small to tell: a side face would be squeezed up the photo
+        axis = np.array([0.0, -1.0])
+    elif squeeze <= 0.0:
         return 0.0
-    axis = vec[:, 0] if vec[1, 0] <= 0 else -vec[:, 0]  # the squeeze axis, pointing up
+    else:
+        axis = vec[:, 0] if vec[1, 0] <= 0 else -vec[:, 0]  # the squeeze axis, pointing up
     if abs(axis[1]) < 0.5:
         return 0.0  # squeezed across the photo: its far side is not known (or pip noise)
     if centres is None:
