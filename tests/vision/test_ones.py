@@ -384,9 +384,9 @@ def test_a_ones_side_face_distances_are_in_the_throws_die_size(monkeypatch):
     seen = []
     real = faces.face_beyond
 
-    def spy(face, shape, rivals, centres=None, half_side=None):
+    def spy(face, shape, rivals, centres=None, half_side=None, pip_radius=None):
         seen.append((len(face.pips), face.half_side, half_side))
-        return real(face, shape, rivals, centres, half_side)
+        return real(face, shape, rivals, centres, half_side, pip_radius)
 
     monkeypatch.setattr(faces, "face_beyond", spy)
     read(cv2.imread(str(SAMPLES / "matteop65-valid_45.jpg")))
