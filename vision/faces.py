@@ -564,17 +564,16 @@ def face_beyond(
         return 0.0
     a, b, c = shape
     ev, vec = np.linalg.eigh(np.array([[a, b], [b, c]], np.float64))
-    squeeze = np.sqrt(ev[0] / ev[1]) if ev[0] > 0 else 0.0
+    if ev[0] <= 0:
+        return 0.0
+    squeeze = np.sqrt(ev[0] / ev[1])
+    axis = vec[:, 0] if vec[1, 0] <= 0 else -vec[:, 0]  # the squeeze axis, pointing up
     if squeeze > SIDE_VIEW_MAX_ASPECT:
         unsure = PIP_SHAPE_PX / (pip_radius * np.sqrt(len(face.pips))) if pip_radius else 0.0
         if squeeze - unsure > SIDE_VIEW_MAX_ASPECT:
             return 0.0  # round beyond doubt: seen from above
         # round, but too small to tell: a side face would be squeezed up the photo
         axis = np.array([0.0, -1.0])
-    elif squeeze <= 0.0:
-        return 0.0
-    else:
-        axis = vec[:, 0] if vec[1, 0] <= 0 else -vec[:, 0]  # the squeeze axis, pointing up
     if abs(axis[1]) < 0.5:
         return 0.0  # squeezed across the photo: its far side is not known (or pip noise)
     if centres is None:
