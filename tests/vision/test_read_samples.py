@@ -71,12 +71,36 @@ def test_no_dice_where_there_are_none(path):
     assert reading.dice == (), [d.to_json() for d in reading.dice]
 
 
-@pytest.mark.xfail(
+#: The photos read in full today: every die accepted with its value, nothing to confirm (found by
+#: running this test at the twentieth pass, when these six passed as unexpected passes of the
+#: xfail below). A change that loses one of them fails; a photo newly read in full shows as XPASS
+#: and belongs here.
+READ_IN_FULL = frozenset({
+    "kamilpiechowiak-53",
+    "matteop65-five_30",
+    "matteop65-six_52",
+    "matteop65-six_59",
+    "matteop65-valid_45",
+    "matteop65-valid_80",
+})
+
+_NOT_YET = pytest.mark.xfail(
     reason="the issue's target (every die read, >= 99.5%) is not met yet: about half "
     "the dice of these photos are flagged uncertain (README, 'How well it reads')",
     strict=False,
 )
-@pytest.mark.parametrize("path", [p for p in LABELS if _label(p)["values"]], ids=lambda p: p.stem)
+
+
+def test_the_photos_read_in_full_are_samples():
+    assert READ_IN_FULL <= {p.stem for p in LABELS if _label(p)["values"]}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=() if p.stem in READ_IN_FULL else _NOT_YET)
+     for p in LABELS if _label(p)["values"]],
+    ids=lambda p: p.stem,
+)
 def test_every_die_is_read(path):
     label = _label(path)
     reading = _reading(label)
