@@ -375,11 +375,7 @@ def _thresholds(oof_die, oof_val, d: dict, heads: dict, fixtures: set[str], rend
     """The trees' acceptance threshold (out of fold), raised if need be by the licensed folders
     of values only and the ``renders``, and each set's own; raises :class:`NoSafeThreshold` when
     one of them cannot be kept in budget."""
-    try:
-        accept = choose_accept(oof_die, oof_val, d, SILENT_ERROR_BUDGET)
-    except NoSafeThreshold as e:
-        raise NoSafeThreshold(f"out of fold: {e}") from None
-    thresholds = {"out of fold": accept}
+    thresholds = {"out of fold": _in_budget("out of fold", choose_accept, oof_die, oof_val, d)}
     # The trees learn the training tables; the licensed folder of values only and the renders,
     # never trained on, check the threshold on tables they have not seen (and raise it if need
     # be).
@@ -387,23 +383,24 @@ def _thresholds(oof_die, oof_val, d: dict, heads: dict, fixtures: set[str], rend
         if D.FOLDERS[name].present() and not args.limit:
             got = [s for s in licensed_samples(name, fixtures) if s.complete]
             dv = cached(got, name, args.cache)
-            try:
-                t = choose_accept_values(prob(heads["die"], dv["X"]), prob(heads["value"], dv["X"]),
-                                         dv, [s.values for s in got], SILENT_ERROR_BUDGET)
-            except NoSafeThreshold as e:
-                raise NoSafeThreshold(f"{name}: {e}") from None
-            thresholds[name] = t
-            accept = max(accept, t)
+            thresholds[name] = _in_budget(
+                name, choose_accept_values, prob(heads["die"], dv["X"]),
+                prob(heads["value"], dv["X"]), dv, [s.values for s in got])
     if renders:
         dr = cached(renders, "renders", args.cache)
-        try:
-            t = choose_accept(prob(heads["die"], dr["X"]), prob(heads["value"], dr["X"]), dr,
-                              SILENT_ERROR_BUDGET)
-        except NoSafeThreshold as e:
-            raise NoSafeThreshold(f"renders: {e}") from None
-        thresholds["renders"] = t
-        accept = max(accept, t)
-    return accept, thresholds
+        thresholds["renders"] = _in_budget(
+            "renders", choose_accept, prob(heads["die"], dr["X"]), prob(heads["value"], dr["X"]),
+            dr)
+    return max(thresholds.values()), thresholds
+
+
+def _in_budget(name: str, choose, *args) -> float:
+    """``choose(*args, SILENT_ERROR_BUDGET)``: the threshold one set allows; its
+    :class:`NoSafeThreshold` names the set."""
+    try:
+        return choose(*args, SILENT_ERROR_BUDGET)
+    except NoSafeThreshold as e:
+        raise NoSafeThreshold(f"{name}: {e}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
