@@ -957,8 +957,8 @@ def die_body(
     hull = cv2.convexHull(outline)
     # pixels against pixels: the hull drawn filled, as the body's pixels were counted
     hull_px = int(cv2.fillConvexPoly(np.zeros_like(mask), hull, 1).sum())
-    half = np.sqrt(max(filled, 1.0)) / 2  # in the window's pixels
-    half_side = float(half) * step
+    body_half = np.sqrt(max(filled, 1.0)) / 2  # in the window's pixels
+    half_side = float(body_half) * step
     if (
         m["m00"] <= 0
         or half_side < BODY_MIN_HALF_SIDE
@@ -972,7 +972,8 @@ def die_body(
             return None
     # the ring around it is mostly not of its colour: a die stands out from the table
     body = cv2.drawContours(np.zeros_like(mask), [outline], -1, 1, -1)
-    near, far = (cv2.dilate(body, _disc(2 * max(1, round(b * half)) + 1)) for b in BODY_RING_REACH)
+    near, far = (cv2.dilate(body, _disc(2 * max(1, round(b * body_half)) + 1))
+                 for b in BODY_RING_REACH)
     ring = (far > 0) & (near == 0)
     if (ring & colour).sum() > BODY_RING * max(int(ring.sum()), 1):
         return None
