@@ -108,6 +108,11 @@ def read_marked(image: np.ndarray, *, area=None, read=None) -> tuple[Reading, Ma
     return replace(reading, ms=reading.ms + ms), marked
 
 
+def names_markers(text: str) -> bool:
+    """Whether an ``--area`` argument is :data:`AREA_WORD` (any case, spaces around)."""
+    return text.strip().lower() == AREA_WORD
+
+
 def _ids(ids: list[int]) -> str:
     return ", ".join(map(str, ids))
 

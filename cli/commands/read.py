@@ -14,7 +14,7 @@ from cli.common import print_json, rules_from_args
 from scorer import Throw, options
 from scorer.errors import ZilchError
 from vision import Reading, UnreadableImage, load_image, read
-from vision.markers import AREA_WORD, read_marked
+from vision.markers import AREA_WORD, names_markers, read_marked
 from vision.overlay import draw_overlay
 
 EXIT_BAD_INPUT = 2
@@ -55,8 +55,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _parse_area(text: str | None) -> list[tuple[float, float]] | str | None:
     """The polygon of ``--area``, or AREA_WORD: each photo's corner markers set it."""
-    if text is None or text.strip().lower() == AREA_WORD:
-        return None if text is None else AREA_WORD
+    if text is None:
+        return None
+    if names_markers(text):
+        return AREA_WORD
     try:
         nums = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
     except ValueError:

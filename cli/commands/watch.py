@@ -31,7 +31,7 @@ from scorer import Throw, format_points, options
 from scorer.errors import ZilchError
 from scorer.rules import Rules
 from vision.live import LatestFrame, LiveParams, ThrowTracker
-from vision.markers import AREA_WORD
+from vision.markers import AREA_WORD, names_markers
 from vision.reading import Reading
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ MARKER_FRAMES = 90
 def parse_area(text: str | None) -> list[tuple[float, float]] | str | None:
     if not text:
         return None
-    if text.strip().lower() == AREA_WORD:
+    if names_markers(text):
         return AREA_WORD
     try:
         points = [tuple(float(v) for v in p.split(",")) for p in text.split()]
