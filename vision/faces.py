@@ -1170,9 +1170,10 @@ def _features(
         f["one_uneven"] = float(
             f["face_uniformity"] > ONE_PLAIN_FACE or f["empty_cells_worst"] > ONE_PLAIN_FACE
         )
-        if not (f["one_uneven"] or f["one_crowded"]) and f["axis_ratio_mean"] > (
-            SIDE_VIEW_MAX_ASPECT  # a pip seen at a slant may be on a die's side face
-        ):  # (else refused whatever its body)
+        # A body vouches only for a round pip (one seen at a slant may be on a die's side face)
+        # that no rule refuses (else it is refused whatever its body).
+        refused = f["one_uneven"] or f["one_crowded"]
+        if not refused and f["axis_ratio_mean"] > SIDE_VIEW_MAX_ASPECT:
             f["one_body"] = one_body(image, centre, rmed, face, c_med)
     elif value is not None:
         # A cell where the layout has no pip, half the way to the pips' colour or more: a pip the
