@@ -59,13 +59,17 @@ eval: $(VENV)/.installed-test
 
 # Rebuild models/ (the confidence trees of vision.read) from the licensed photo folders. Both
 # steps check their thresholds on the rendered throws of renders/ (make render N=81 SEED=11), or
-# TRAIN_ARGS="--renders none" TRAIN_GATE_ARGS="--renders none".
+# TRAIN_ARGS="--renders none" TRAIN_GATE_ARGS="--renders none". The gate's step also sets the
+# trees' floor on the renders of renders-check/ (make render N=60 SEED=41 MIX=off_table=1.0
+# OUT=renders-check, then make render N=40 SEED=51 OUT=renders-check), or
+# TRAIN_GATE_ARGS="--check-renders none" (no floor).
 train: $(VENV)/.installed-test
 	$(BIN)/python tools/train.py $(TRAIN_ARGS)
 	$(BIN)/python tools/train_gate.py $(TRAIN_GATE_ARGS)
 
 # Only the acceptance gate (models/gate.json): seconds once the candidates are cached. Its fits
-# add the rendered throws of renders/ (make render N=81 SEED=11), or TRAIN_GATE_ARGS="--renders none".
+# add the rendered throws of renders/ (make render N=81 SEED=11), or TRAIN_GATE_ARGS="--renders none";
+# the trees' floor needs renders-check/ (see train).
 train-gate: $(VENV)/.installed-test
 	$(BIN)/python tools/train_gate.py $(TRAIN_GATE_ARGS)
 

@@ -196,6 +196,11 @@ class Gate:
     features: tuple[str, ...] = GATE_FEATURES
     #: the ones' own gate (features :data:`ONE_FEATURES`), or None: no one is ever accepted
     ones: Gate | None = None
+    #: the trees (:mod:`vision.model`) may accept a value this gate does not only when this gate
+    #: gives it at least this p: on rendered tables neither model was fitted on, the trees were
+    #: sure (p >= their threshold) of values this gate found unlikely, most of them wrong. Chosen
+    #: by ``tools/train_gate.py`` on rendered throws never fitted on (0: no such check).
+    trees_floor: float = 0.0
 
     def p(self, feats: list[dict]) -> np.ndarray:
         """p(value right) for each face's feature dict."""
@@ -233,6 +238,8 @@ class Gate:
         }
         if self.ones is not None:
             d["ones"] = self.ones.to_json()
+        if self.trees_floor:
+            d["trees_floor"] = self.trees_floor
         return d
 
     @classmethod
@@ -245,6 +252,7 @@ class Gate:
             float(d["accept"]),
             tuple(d["features"]),
             cls.from_json(d["ones"]) if "ones" in d else None,
+            float(d.get("trees_floor", 0.0)),
         )
 
 

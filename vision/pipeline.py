@@ -199,15 +199,17 @@ def read(
         near_ignored = _distances([f.center for f in faces], ignore, scale) > -reach
     use_gate = gate is not None and accept is None
     if use_gate:
-        # A value is accepted when either the trees (sure on tables like the training ones) or
-        # the table-independent gate (vision.gate, chosen leaving a folder out) trust it, the
-        # face is of the size of the throw's other trusted dice, and no rule refuses it
-        # (vision.gate.RULES). A one is left to the ones' gate, below.
+        # A value is accepted when either the trees (sure on tables like the training ones, and
+        # not found unlikely by the gate: Gate.trees_floor) or the table-independent gate
+        # (vision.gate, chosen leaving a folder out) trust it, the face is of the size of the
+        # throw's other trusted dice, and no rule refuses it (vision.gate.RULES). A one is left
+        # to the ones' gate, below.
         p_gate = gate.p(feats)
         refused = size_outliers(
             [f.get("size_vs_others", 0.0) for f in feats], [f.value or 0 for f in faces], p_gate
         ) | ruled_out(rule_values(feats)) | near_ignored
-        ok = ((p_gate > gate.accept) | (p_val >= thr_accept)) & ~refused & ~is_one
+        trees = (p_val >= thr_accept) & (p_gate >= gate.trees_floor)
+        ok = ((p_gate > gate.accept) | trees) & ~refused & ~is_one
         p_val = np.maximum(p_gate, p_val)
     clock("score")
     thr_die = model.die_threshold if model else 0.5

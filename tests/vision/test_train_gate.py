@@ -252,3 +252,42 @@ def test_renders_sure_of_wrong_values_stop_training(thresholds):
     renders = _candidates([1.0, 1.0], [True, True], 1000)
     with pytest.raises(train_gate.T.NoSafeThreshold, match="^renders: .*p = 1.0000, 1.0000"):
         thresholds(oof, renders)
+
+
+class Trees:
+    """A stand-in for the trees (vision.model.DiceModel): sure of a die, fixed p(value right)."""
+
+    def __init__(self, p_val, accept=0.9):
+        self.p_val, self.accept = np.asarray(p_val, float), accept
+
+    def die(self, X):
+        return np.ones(len(X))
+
+    def value(self, X):
+        return self.p_val
+
+
+class Gated(Scores):
+    def __init__(self, p, accept):
+        super().__init__(p)
+        self.accept = accept
+
+
+def test_the_trees_floor_lies_just_above_the_surest_wrong_value_only_the_trees_accept():
+    # faces of three pips; the gate accepts above 0.9, the trees at 0.9 and more
+    p_gate = np.array([0.3, 0.5, 0.6, 0.95, 0.2, 0.7])
+    p_trees = [0.99, 0.99, 0.99, 0.99, 0.5, 0.99]
+    right = np.array([False, True, False, False, False, True])
+    X = np.zeros((6, len(FEATURE_NAMES)))
+    d = {"X": X, "group": np.zeros(6, int), "value": np.full(6, 3), "right": right}
+    floor = train_gate.trees_floor(Gated(p_gate, 0.9), Trees(p_trees), d)
+    # the trees alone accept faces 0, 1, 2 and 5; of those, 0 and 2 are wrong. Face 3 (wrong) is
+    # the gate's own acceptance, face 4 (wrong) one the trees are not sure of: neither counts
+    assert 0.6 < floor < 0.6 + 1e-9
+    assert (p_gate[[1, 5]] >= floor).tolist() == [False, True]
+    # no wrong value among them: no floor; a wrong face a rule refuses is never accepted at all
+    all_right = {**d, "right": np.ones(6, bool)}
+    assert train_gate.trees_floor(Gated(p_gate, 0.9), Trees(p_trees), all_right) == 0.0
+    X[2, FEATURE_NAMES.index(RULES[0])] = 1.0
+    X[0, FEATURE_NAMES.index(RULES[0])] = 1.0
+    assert train_gate.trees_floor(Gated(p_gate, 0.9), Trees(p_trees), d) == 0.0

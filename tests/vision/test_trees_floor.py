@@ -1,0 +1,46 @@
+"""The trees accept a value the gate does not only when the gate gives it at least
+``Gate.trees_floor`` (vision.gate): on rendered tables neither model was fitted on, the trees
+were sure of values the gate found unlikely, most of them wrong."""
+
+import dataclasses
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from vision import read
+from vision.gate import Gate, default_gate
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+@pytest.fixture(scope="module")
+def gate() -> Gate:
+    g = default_gate()
+    assert g is not None, "models/gate.json is missing"
+    return g
+
+
+def test_the_shipped_gate_has_a_floor_for_the_trees(gate):
+    assert 0.0 < gate.trees_floor < gate.accept
+
+
+def test_the_floor_survives_the_gates_file(gate):
+    again = Gate.from_json(json.loads(json.dumps(gate.to_json())))
+    assert again.trees_floor == gate.trees_floor
+    # a file from before the floor: no floor
+    old = gate.to_json()
+    old.pop("trees_floor")
+    assert Gate.from_json(old).trees_floor == 0.0
+
+
+def test_the_trees_accept_only_values_the_gate_gives_the_floor(gate):
+    img = cv2.imread(str(SAMPLES / "matteop65-six_59.jpg"))
+    # a gate that accepts nothing itself: what is accepted, the trees accepted
+    mute = dataclasses.replace(gate, accept=1.0, ones=None)
+    assert read(img, gate=dataclasses.replace(mute, trees_floor=0.0)).values == [2, 3, 3, 5]
+    # with a floor above every face's gate p, the trees accept nothing: every die asks
+    vetoed = read(img, gate=dataclasses.replace(mute, trees_floor=1.0))
+    assert vetoed.values == [] and vetoed.needs_confirmation
+    assert vetoed.dice and all("uncertain" in d.flags for d in vetoed.dice)
