@@ -864,12 +864,6 @@ def pip_shape(axes: np.ndarray, angle_deg: np.ndarray) -> tuple[float, float, fl
 #: - a pixel is of the face when its colour is within this share of the pips' contrast of the
 #:   face's colour (half the way to the pip's colour is a pip: ONE_PLAIN_FACE);
 BODY_COLOUR = 0.4
-#: - ... and when the region so found runs out of its window (a light die on a light table: the
-#:   pips' contrast is far more than the die's against the table), it is looked for again at half
-#:   that distance, and half again, down to this many grey levels (the floor of the first
-#:   threshold too: JPEG noise on a plain face stays under it). Each tighter try must pass every
-#:   test below, the ring around the body included, at its own distance;
-BODY_COLOUR_FLOOR = 8.0
 #: - the body's centroid lies within this many of its half-sides (the square root of its area,
 #:   halved) of the face's centre (a two's or six's pip is 0.55-0.78 from its face's centre);
 BODY_OFFSET = 0.2
@@ -934,25 +928,25 @@ def die_body(
         patch = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
     patch = patch.astype(np.float32)
     dist = np.abs(patch - np.asarray(face, np.float32)).sum(axis=2) / np.sqrt(3)
+    colour = dist < max(BODY_COLOUR * contrast, 8.0)
+    mask = colour.astype(np.uint8)
 
     def local(pts):  # photo pixels to the window's (smaller) pixels
         return (np.asarray(pts, np.float64).reshape(-1, 2) - (x0, y0) + 0.5) / step - 0.5
 
     at = np.rint(local(xy)).astype(int)
-    if not ((at[0] >= 0) & (at[0] < dist.shape[::-1])).all():
+    for (px, py), r in zip(at, np.asarray(radius).ravel(), strict=True):
+        cv2.circle(mask, (int(px), int(py)), int(np.ceil(1.4 * r / step)), 1, -1)  # the face's
+    k = 2 * max(1, int(round(float(np.median(radius)) / step / 3))) + 1  # cut thin bridges
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(k))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    seeded = ((at[0] >= 0) & (at[0] < mask.shape[::-1])).all()
+    own = labels[at[0, 1], at[0, 0]] if seeded else 0
+    if own == 0:
         return None
-    threshold = max(BODY_COLOUR * contrast, BODY_COLOUR_FLOOR)
-    while True:
-        found = _body_at(dist, threshold, at, radius, step)
-        if found is not None:
-            break  # bounded by a colour edge (or no region at all): judged below
-        if threshold / 2 < BODY_COLOUR_FLOOR:
-            return None  # not bounded: the table, or a cloth, of the face's colour
-        threshold /= 2
-    if found is False:
-        return None
-    colour, labels, own, area = found
-    mask = (labels > 0).astype(np.uint8)
+    x, y, bw, bh, area = stats[own]
+    if x == 0 or y == 0 or x + bw >= mask.shape[1] or y + bh >= mask.shape[0]:
+        return None  # not bounded: the table, or a cloth, of the face's colour
     outlines, _ = cv2.findContours(
         (labels == own).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
     )
@@ -986,28 +980,6 @@ def die_body(
     (ox, oy), = local(centre)
     off = np.hypot(m["m10"] / m["m00"] - ox, m["m01"] / m["m00"] - oy)
     return half_side, float(off) * step
-
-
-def _body_at(dist: np.ndarray, threshold: float, at: np.ndarray, radius, step: int):
-    """The region of the window's pixels within ``threshold`` of the face's colour (``dist``)
-    that holds the first pip (``at``, window pixels), the pips (``radius`` photo px, shrunk by
-    ``step``) filled in and thin bridges cut: (colour mask, labels, its label, its pixels); False
-    when the first pip is in no region; None when the region touches the window's edge (it may
-    run on beyond it)."""
-    colour = dist < threshold
-    mask = colour.astype(np.uint8)
-    for (px, py), r in zip(at, np.asarray(radius).ravel(), strict=True):
-        cv2.circle(mask, (int(px), int(py)), int(np.ceil(1.4 * r / step)), 1, -1)  # the face's
-    k = 2 * max(1, int(round(float(np.median(radius)) / step / 3))) + 1  # cut thin bridges
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(k))
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    own = labels[at[0, 1], at[0, 0]]
-    if own == 0:
-        return False
-    x, y, bw, bh, area = stats[own]
-    if x == 0 or y == 0 or x + bw >= mask.shape[1] or y + bh >= mask.shape[0]:
-        return None
-    return colour, labels, own, area
 
 
 def _disc(size: int) -> np.ndarray:

@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 
 from tests.vision.drawn import FACE, PIP, TABLE, body_of_one, drawn_dice, lens
-from vision.faces import BODY_COLOUR, BODY_COLOUR_FLOOR, die_body
+from vision.faces import die_body
 
 HALF, PIP_R, OFF = 40, 7, 22  # OFF: PIP_OFFSET x HALF
 FIVE = [(-OFF, -OFF), (OFF, -OFF), (-OFF, OFF), (OFF, OFF), (0, 0)]
@@ -71,32 +71,3 @@ def test_a_bar_is_no_dies_body():
     cv2.rectangle(square, (125, 125), (175, 175), (FACE,) * 3, -1)
     cv2.circle(square, (150, 150), 6, (PIP,) * 3, -1)
     assert body_of_one(lens(square), (150, 150), 6) == 1.0
-
-
-def _one_on(table: int, face: int = FACE, line: int | None = None) -> np.ndarray:
-    """A one (pip radius 6, half-side 30) on a square of grey ``face`` on a table of grey
-    ``table``; with ``line``, the square is drawn as a printed box: an outline 2 px of that
-    grey."""
-    img = np.full((300, 300, 3), table, np.uint8)
-    cv2.rectangle(img, (120, 120), (180, 180), (face,) * 3, -1)
-    if line is not None:
-        cv2.rectangle(img, (120, 120), (180, 180), (line,) * 3, 2)
-    cv2.circle(img, (150, 150), 6, (PIP,) * 3, -1)
-    return lens(img)
-
-
-def test_a_light_die_on_a_light_table_has_a_body_at_a_tighter_colour():
-    # the table is 25 grey levels off the face, inside the pips' contrast share (0.4 x 210 = 84):
-    # at that distance the body runs into the table; at half, and half again, it is the die
-    assert 25 < BODY_COLOUR * (FACE - PIP)
-    assert body_of_one(_one_on(FACE - 25), (150, 150), 6) == 1.0
-    # the die's own square against a dark table is found at the first distance, as before
-    assert body_of_one(_one_on(TABLE), (150, 150), 6) == 1.0
-
-
-def test_no_tighter_colour_finds_a_body_where_there_is_none():
-    # a table within the floor of the face's colour: no distance separates them
-    assert body_of_one(_one_on(FACE - BODY_COLOUR_FLOOR // 2), (150, 150), 6) == 0.0
-    # a box printed on paper, the paper of the face's colour inside and out: the line bounds the
-    # region at every distance, and the ring beyond it is of its colour at every distance
-    assert body_of_one(_one_on(FACE, line=PIP), (150, 150), 6) == 0.0
