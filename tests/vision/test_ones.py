@@ -420,3 +420,35 @@ def test_a_lone_pip_seen_at_a_slant_gets_no_body():
     feats, _ = _lone_pip_face(lens(img), (150, 150))
     assert feats["axis_ratio_mean"] < 0.85 and feats["one_body"] == 0.0
     assert _body(lens(img)) == 1.0  # the body itself is there
+
+
+@pytest.mark.parametrize("step", [15, 25, 40])
+def test_a_speck_in_the_middle_of_a_tile_of_a_faint_check_cloth_is_no_one(step):
+    # found in review of a tighter body colour (reverted): a tile is bounded and square, and the
+    # tiles of its colour touch the ring around it only at its corners
+    img = np.full((480, 640, 3), FACE, np.uint8)
+    for i in range(0, 480, 40):
+        for j in range(0, 640, 40):
+            if (i // 40 + j // 40) % 2:
+                img[i : i + 40, j : j + 40] = FACE - step
+    cv2.circle(img, (340, 260), 6, (PIP,) * 3, -1)  # the middle of a light tile
+    assert 1 not in read(lens(img)).values
+
+
+def test_a_side_face_showing_one_below_a_lighter_top_face_is_no_one():
+    # found in the same review: a die seen from low, a three on its top face (squeezed to 0.44)
+    # and a one on its side face (squeezed to 0.9, about as round as a top face seen from above)
+    # that is 25 grey levels darker than the top; the one is the side face's, not the die's value
+    img = np.full((480, 640, 3), TABLE, np.uint8)
+    half, ratio = 45, 0.9
+    k = np.sqrt(1 - ratio**2)
+    top_h, side_h = int(2 * half * k) + 4, int(2 * half * ratio)
+    cx, y0 = 320, 240 - side_h // 2
+    cv2.rectangle(img, (cx - half, y0 - top_h), (cx + half, y0), (FACE,) * 3, -1)
+    cv2.rectangle(img, (cx - half, y0), (cx + half, y0 + side_h), (FACE - 25,) * 3, -1)
+    r, tc = half // 5, y0 - top_h // 2
+    for dx, dy in [(-0.55, -0.55), (0, 0), (0.55, 0.55)]:
+        centre = (int(cx + dx * half), int(tc + dy * half * k))
+        cv2.ellipse(img, centre, (r, max(1, int(r * k))), 0, 0, 360, (PIP,) * 3, -1)
+    cv2.ellipse(img, (cx, y0 + side_h // 2), (r, int(round(r * ratio))), 0, 0, 360, (PIP,) * 3, -1)
+    assert 1 not in read(lens(img)).values
