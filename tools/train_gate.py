@@ -22,10 +22,11 @@ The trees' floor (``Gate.trees_floor``): ``vision.read`` accepts a value when th
 trees (``tools/train.py``) trust it, and the trees, fitted on two tables, were sure of values on
 rendered tables that the gate found unlikely, most of them wrong. The trees may now accept only
 values the gate gives at least the floor: just above the gate p of the surest wrong value the
-trees alone accept on rendered throws that neither model was fitted on (``--check-renders``,
-default ``renders-check/``: ``make render N=60 SEED=41 MIX=off_table=1.0 OUT=renders-check`` and
-``make render N=40 SEED=51 OUT=renders-check``; and the renders of ``--renders`` under the gate
-of the real folders alone). ``--check-renders none`` sets no floor.
+trees alone accept on rendered throws that neither model was fitted on and that set no threshold
+(``--check-renders``, default ``renders-check/``: ``make render N=60 SEED=41 MIX=off_table=1.0
+OUT=renders-check`` and ``make render N=40 SEED=51 OUT=renders-check``; the renders of
+``--renders`` set the trees' threshold and are in the gate's fits, so they are not used).
+``--check-renders none`` sets no floor.
 
 The threshold is chosen on what ``vision.read`` accepts: a face refused for its size
 (:func:`vision.gate.size_outliers`) is never accepted, so it cannot set the threshold.
@@ -334,24 +335,27 @@ def main(argv: list[str] | None = None) -> int:
     ones_accept = max(ones_thresholds.values())
     ones_held = {name: figures(p, y, n, ones_accept) for name, (p, y, n) in ones_scored.items()}
     g = replace(g, ones=replace(ones, accept=ones_accept))
-    # The trees' floor: on rendered throws neither model was fitted on (the check renders, and
-    # the renders under the gate of the real folders alone), no value the trees accept and this
-    # gate does not may be wrong.
-    checks = {}
+    # The trees' floor: on rendered throws neither model was fitted on, and that set none of
+    # the trees' or the gate's thresholds (renders/ set both), no value the trees accept and
+    # this gate does not may be wrong.
+    floor, checked = 0.0, None
     if args.check_renders != "none":
+        folders = [Path(f) for f in args.check_renders.split(",")]
+        if not all(f.is_dir() for f in folders):
+            ap.error(f"no check renders in {args.check_renders}: render them as models/README.md "
+                     "says (make render N=60 SEED=41 MIX=off_table=1.0 OUT=renders-check; make "
+                     "render N=40 SEED=51 OUT=renders-check), or pass --check-renders none")
         try:
-            picked = [T.unseen_renders(Path(f)) for f in args.check_renders.split(",")]
+            picked = [T.unseen_renders(f) for f in folders]
         except ValueError as e:
-            ap.error(f"{e} (the check renders: see models/README.md, or --check-renders none)")
+            ap.error(f"check renders: {e}")
+        trees = load_model()
+        if trees is None:
+            ap.error("no trees in models/: run tools/train.py first (make train does)")
         got = [s for samples, _ in picked for s in samples]
-        checks["check renders"] = (g, T.cached(got, "check renders", args.cache))
-    if extra:
-        checks["renders"] = (replace(fit(list(data.values())), accept=accept), extra[0])
-    trees = load_model()
-    if trees is None:
-        ap.error("no trees in models/: run tools/train.py first (make train does)")
-    floors = {name: trees_floor(gate, trees, d) for name, (gate, d) in checks.items()}
-    g = replace(g, trees_floor=max(floors.values(), default=0.0))
+        floor = trees_floor(g, trees, T.cached(got, "check renders", args.cache))
+        checked = [note for _, note in picked]
+    g = replace(g, trees_floor=floor)
     meta = {
         "trained": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "command": "python tools/train_gate.py",
@@ -359,8 +363,8 @@ def main(argv: list[str] | None = None) -> int:
         "threshold_only_folders": list(values),
         "budget": args.budget,
         "renders": renders,
-        "check_renders": [note for _, note in picked] if args.check_renders != "none" else None,
-        "trees_floor": floors,
+        "check_renders": checked,
+        "trees_floor": floor,
         "leave_one_folder_out": {"thresholds": thresholds, "held_out_at_accept": held},
         "ones_leave_one_folder_out": {
             "thresholds": ones_thresholds,
@@ -371,7 +375,6 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(meta, indent=1) + "\n")
     print(json.dumps(meta["leave_one_folder_out"], indent=1))
     print("ones:", json.dumps(meta["ones_leave_one_folder_out"], indent=1))
-    print("trees' floor:", json.dumps(floors))
     print(f"accept p > {accept:.4f}, ones p > {ones_accept:.4f} beside a twin or on a body, "
           f"the trees' values at gate p >= {g.trees_floor:.4f}; wrote {args.out}")
     return 0

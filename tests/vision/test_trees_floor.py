@@ -7,10 +7,12 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision import read
 from vision.gate import Gate, default_gate
+from vision.pipeline import candidates
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
@@ -44,3 +46,24 @@ def test_the_trees_accept_only_values_the_gate_gives_the_floor(gate):
     vetoed = read(img, gate=dataclasses.replace(mute, trees_floor=1.0))
     assert vetoed.values == [] and vetoed.needs_confirmation
     assert vetoed.dice and all("uncertain" in d.flags for d in vetoed.dice)
+
+
+def test_a_floor_between_the_faces_keeps_those_the_gate_gives_it_or_more(gate):
+    img = cv2.imread(str(SAMPLES / "matteop65-six_59.jpg"))
+    mute = dataclasses.replace(gate, accept=1.0, ones=None)
+    faces, scale, _, _ = candidates(img)
+    p_gate = gate.p([f.features for f in faces])
+    centres = np.array([f.center for f in faces]) / scale
+
+    def p_of(die):  # the gate's p of the face a reported die was read from
+        return float(p_gate[np.argmin(np.hypot(*(centres - np.array(die.center)).T))])
+
+    by_trees = [d for d in read(img, gate=dataclasses.replace(mute, trees_floor=0.0)).dice
+                if not d.flags]
+    ps = sorted(p_of(d) for d in by_trees)
+    assert len(set(ps)) >= 2
+    floor = ps[len(ps) // 2]  # one face's own p: at the floor is enough (>=)
+    kept = [d for d in read(img, gate=dataclasses.replace(mute, trees_floor=floor)).dice
+            if not d.flags]
+    assert sorted(p_of(d) for d in kept) == [p for p in ps if p >= floor]
+    assert 0 < len(kept) < len(by_trees)
