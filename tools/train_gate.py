@@ -258,6 +258,27 @@ def trees_floor(g: Gate, trees, d: dict) -> float:
     return float(np.nextafter(wrong.max(), 1.0)) if len(wrong) else 0.0
 
 
+def check_renders(spec: str, error) -> tuple[list, object]:
+    """The check renders of ``spec`` (folders, comma-separated; 'none': none), as
+    ``train.unseen_renders`` gives each, and the trees that their floor is for; ``error(message)``
+    (it does not return) when a folder holds no renders, or holds the eval's, or no trees exist."""
+    if spec == "none":
+        return [], None
+    folders = [Path(f) for f in spec.split(",")]
+    if not all(f.is_dir() for f in folders):
+        error(f"no check renders in {spec}: render them as models/README.md says (make render "
+              "N=60 SEED=41 MIX=off_table=1.0 OUT=renders-check; make render N=40 SEED=51 "
+              "OUT=renders-check), or pass --check-renders none")
+    try:
+        picked = [T.unseen_renders(f) for f in folders]
+    except ValueError as e:
+        error(f"check renders: {e}")
+    trees = load_model()
+    if trees is None:
+        error("no trees in models/: run tools/train.py first (make train does)")
+    return picked, trees
+
+
 def figures(p: np.ndarray, y: np.ndarray, n: int, t: float) -> dict:
     a = p > t
     return {
@@ -281,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=BUDGET,
                     help="accepted wrong values per labelled die allowed on a folder left out")
     args = ap.parse_args(argv)
+    # The check renders and the trees, before minutes of fitting: say at once what is missing.
+    picked, trees = check_renders(args.check_renders, ap.error)
     cv2.setNumThreads(1)
     fixtures = T.sample_sources()
     data = {
@@ -338,23 +361,10 @@ def main(argv: list[str] | None = None) -> int:
     # The trees' floor: on rendered throws neither model was fitted on, and that set none of
     # the trees' or the gate's thresholds (renders/ set both), no value the trees accept and
     # this gate does not may be wrong.
-    floor, checked = 0.0, None
-    if args.check_renders != "none":
-        folders = [Path(f) for f in args.check_renders.split(",")]
-        if not all(f.is_dir() for f in folders):
-            ap.error(f"no check renders in {args.check_renders}: render them as models/README.md "
-                     "says (make render N=60 SEED=41 MIX=off_table=1.0 OUT=renders-check; make "
-                     "render N=40 SEED=51 OUT=renders-check), or pass --check-renders none")
-        try:
-            picked = [T.unseen_renders(f) for f in folders]
-        except ValueError as e:
-            ap.error(f"check renders: {e}")
-        trees = load_model()
-        if trees is None:
-            ap.error("no trees in models/: run tools/train.py first (make train does)")
+    floor = 0.0
+    if picked:
         got = [s for samples, _ in picked for s in samples]
         floor = trees_floor(g, trees, T.cached(got, "check renders", args.cache))
-        checked = [note for _, note in picked]
     g = replace(g, trees_floor=floor)
     meta = {
         "trained": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -363,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         "threshold_only_folders": list(values),
         "budget": args.budget,
         "renders": renders,
-        "check_renders": checked,
+        "check_renders": [note for _, note in picked] or None,
         "trees_floor": floor,
         "leave_one_folder_out": {"thresholds": thresholds, "held_out_at_accept": held},
         "ones_leave_one_folder_out": {

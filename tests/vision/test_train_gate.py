@@ -291,3 +291,21 @@ def test_the_trees_floor_lies_just_above_the_surest_wrong_value_only_the_trees_a
     X[2, FEATURE_NAMES.index(RULES[0])] = 1.0
     X[0, FEATURE_NAMES.index(RULES[0])] = 1.0
     assert train_gate.trees_floor(Gated(p_gate, 0.9), Trees(p_trees), d) == 0.0
+
+
+def test_missing_check_renders_stop_training_at_once_and_say_how_to_make_them(tmp_path, capsys,
+                                                                              monkeypatch):
+    # before any photo is read: the licensed folders are never asked for
+    monkeypatch.setattr(train_gate.T, "sample_sources", lambda: pytest.fail("read the data"))
+    with pytest.raises(SystemExit) as stop:
+        train_gate.main(["--check-renders", str(tmp_path / "absent"), "--out",
+                         str(tmp_path / "gate.json")])
+    assert stop.value.code == 2 and not (tmp_path / "gate.json").exists()
+    err = capsys.readouterr().err
+    assert "no check renders in" in err and "make render N=60 SEED=41" in err
+    # the eval's own renders may not set the floor either
+    with pytest.raises(SystemExit):
+        train_gate.main(["--check-renders", str(train_gate.T.EVAL_RENDERS)])
+    assert "make eval reports on" in capsys.readouterr().err
+    # none asked for: nothing to check, no trees needed
+    assert train_gate.check_renders("none", pytest.fail) == ([], None)
