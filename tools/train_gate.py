@@ -265,7 +265,8 @@ def check_renders(spec: str, error) -> tuple[list, object]:
     if spec == "none":
         return [], None
     folders = [Path(f) for f in spec.split(",")]
-    if not all(f.is_dir() for f in folders):
+    picked: list = []
+    if not all(f.is_dir() and any(f.glob("*.json")) for f in folders):
         error(f"no check renders in {spec}: render them as models/README.md says (make render "
               "N=60 SEED=41 MIX=off_table=1.0 OUT=renders-check; make render N=40 SEED=51 "
               "OUT=renders-check), or pass --check-renders none")
@@ -323,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             ap.error(str(e))
         extra = [T.cached(got, "renders", args.cache)]
+        shared = set(renders["seeds"]) & {x for _, note in picked for x in note["seeds"]}
+        if shared:  # they set the trees' threshold and are fitted on: not unseen
+            ap.error(f"the check renders share seed {sorted(shared, key=str)} with --renders")
     # Each folder held out: (p, right, labelled dice) of its read faces under a gate not fitted
     # on it, for its threshold and then its figures at the shipped one.
     scored, left_out = {}, {}

@@ -275,14 +275,15 @@ class Gated(Scores):
 
 def test_the_trees_floor_lies_just_above_the_surest_wrong_value_only_the_trees_accept():
     # faces of three pips; the gate accepts above 0.9, the trees at 0.9 and more
-    p_gate = np.array([0.3, 0.5, 0.6, 0.95, 0.2, 0.7])
+    p_gate = np.array([0.3, 0.5, 0.6, 0.95, 0.65, 0.7])
     p_trees = [0.99, 0.99, 0.99, 0.99, 0.5, 0.99]
     right = np.array([False, True, False, False, False, True])
     X = np.zeros((6, len(FEATURE_NAMES)))
     d = {"X": X, "group": np.zeros(6, int), "value": np.full(6, 3), "right": right}
     floor = train_gate.trees_floor(Gated(p_gate, 0.9), Trees(p_trees), d)
     # the trees alone accept faces 0, 1, 2 and 5; of those, 0 and 2 are wrong. Face 3 (wrong) is
-    # the gate's own acceptance, face 4 (wrong) one the trees are not sure of: neither counts
+    # the gate's own acceptance, face 4 (wrong, gate p 0.65) one the trees are not sure of:
+    # neither counts
     assert 0.6 < floor < 0.6 + 1e-9
     assert (p_gate[[1, 5]] >= floor).tolist() == [False, True]
     # no wrong value among them: no floor; a wrong face a rule refuses is never accepted at all
@@ -297,12 +298,14 @@ def test_missing_check_renders_stop_training_at_once_and_say_how_to_make_them(tm
                                                                               monkeypatch):
     # before any photo is read: the licensed folders are never asked for
     monkeypatch.setattr(train_gate.T, "sample_sources", lambda: pytest.fail("read the data"))
-    with pytest.raises(SystemExit) as stop:
-        train_gate.main(["--check-renders", str(tmp_path / "absent"), "--out",
-                         str(tmp_path / "gate.json")])
-    assert stop.value.code == 2 and not (tmp_path / "gate.json").exists()
-    err = capsys.readouterr().err
-    assert "no check renders in" in err and "make render N=60 SEED=41" in err
+    (tmp_path / "empty").mkdir()
+    for folder in ("absent", "empty"):
+        with pytest.raises(SystemExit) as stop:
+            train_gate.main(["--check-renders", str(tmp_path / folder), "--out",
+                             str(tmp_path / "gate.json")])
+        assert stop.value.code == 2 and not (tmp_path / "gate.json").exists()
+        err = capsys.readouterr().err
+        assert "no check renders in" in err and "make render N=60 SEED=41" in err
     # the eval's own renders may not set the floor either
     with pytest.raises(SystemExit):
         train_gate.main(["--check-renders", str(train_gate.T.EVAL_RENDERS)])
