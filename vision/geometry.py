@@ -230,15 +230,24 @@ def find_playing_area(image: np.ndarray, gray: np.ndarray) -> np.ndarray | None:
     return best
 
 
+def polygon_distances(points, polygons, scale: float = 1.0) -> np.ndarray:
+    """(n,) signed distance of each point to the nearest of ``polygons``, whose points are
+    multiplied by ``scale`` first (image points to the working image's): positive inside one,
+    negative outside all (-inf with no polygon)."""
+    out = np.full(len(points), -np.inf)
+    for poly in polygons:
+        contour = (np.asarray(poly, np.float32) * scale).reshape(-1, 1, 2)
+        d = [cv2.pointPolygonTest(contour, (float(x), float(y)), True) for x, y in points]
+        out = np.maximum(out, d)
+    return out
+
+
 def off_table_flags(faces: Sequence, area: np.ndarray | None, *, given: bool = False) -> list[bool]:
     """For each face, whether its centre is outside the playing area polygon."""
     n = len(faces)
     if area is None or n == 0:
         return [False] * n
-    poly = np.asarray(area, np.float32).reshape(-1, 1, 2)
-    dist = np.array([
-        cv2.pointPolygonTest(poly, (float(f.center[0]), float(f.center[1])), True) for f in faces
-    ])
+    dist = polygon_distances([f.center for f in faces], [area])
     half = np.array([f.half_side for f in faces])
     out = dist < -OFF_TABLE_MARGIN * half
     if not given and n and (~out).mean() < AREA_MIN_DICE_INSIDE:

@@ -196,7 +196,7 @@ def read(
         half = np.array([f.half_side for f in faces])
         multi = [f.half_side for f in faces if f.value is not None and f.value >= 2]
         reach = IGNORED_REACH * np.maximum(half, np.median(multi) if multi else 0.0)
-        near_ignored = _distances([f.center for f in faces], ignore, scale) > -reach
+        near_ignored = geometry.polygon_distances([f.center for f in faces], ignore, scale) > -reach
     use_gate = gate is not None and accept is None
     if use_gate:
         # A value is accepted when either the trees (sure on tables like the training ones, and
@@ -283,20 +283,9 @@ def read(
     )
 
 
-def _distances(points, polygons, scale: float) -> np.ndarray:
-    """(n,) signed distance of each working-image point to the nearest of ``polygons`` (image
-    points): positive inside one, negative outside all (-inf with no polygon)."""
-    out = np.full(len(points), -np.inf)
-    for poly in polygons:
-        contour = (np.asarray(poly, np.float32) * scale).reshape(-1, 1, 2)
-        d = [cv2.pointPolygonTest(contour, (float(x), float(y)), True) for x, y in points]
-        out = np.maximum(out, d)
-    return out
-
-
 def _outside_all(points, polygons, scale: float) -> np.ndarray:
     """Indices of the working-image points outside every one of ``polygons`` (image points)."""
-    return np.flatnonzero(_distances(points, polygons, scale) < 0)
+    return np.flatnonzero(geometry.polygon_distances(points, polygons, scale) < 0)
 
 
 def score(faces: list[FaceCandidate], model: DiceModel | None) -> tuple[np.ndarray, np.ndarray]:
