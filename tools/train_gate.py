@@ -378,7 +378,6 @@ def main(argv: list[str] | None = None) -> int:
         "budget": args.budget,
         "renders": renders,
         "check_renders": [note for _, note in picked] or None,
-        "trees_floor": floor,
         "leave_one_folder_out": {"thresholds": thresholds, "held_out_at_accept": held},
         "ones_leave_one_folder_out": {
             "thresholds": ones_thresholds,
