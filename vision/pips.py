@@ -308,7 +308,6 @@ def _dedupe(p: Pips) -> np.ndarray:
 def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: float) -> Pips:
     """Contrast of each candidate against a ring from 1.4 to 2.0 radii around it."""
     h, w = gray.shape
-    n = len(a)
     # Sample on a fixed pattern of points relative to each blob (vectorised over blobs).
     ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     cosa, sina = np.cos(ang), np.sin(ang)
@@ -331,13 +330,14 @@ def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: flo
     pout = np.median(gout, axis=1)
     pol = a[:, 6]
     contrast = (pin - pout) * pol
+    # The rest is measured only for the blobs kept (on a textured table most are not).
+    ok = contrast >= min_contrast
+    a, gin, gout = a[ok], gin[ok], gout[ok]
     ring_std = gout.std(axis=1)
     # A pip is plain inside; a whole small die found as one blob has its pips inside it.
     inner_std = gin.std(axis=1)
-    ring = sample(bgr, ox, oy).reshape(n, -1, 3)
+    ring = sample(bgr, ox[ok], oy[ok]).reshape(len(a), ox.shape[1], 3)
     ring = np.median(ring, axis=1)
-    ok = contrast >= min_contrast
-    a = a[ok]
     return Pips(
         xy=a[:, :2].copy(),
         radius=a[:, 2].copy(),
@@ -345,8 +345,8 @@ def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: flo
         angle=a[:, 5].copy(),
         polarity=a[:, 6].astype(np.int8),
         contrast=contrast[ok],
-        ring=ring[ok],
-        ring_std=ring_std[ok],
-        inner_std=inner_std[ok],
+        ring=ring,
+        ring_std=ring_std,
+        inner_std=inner_std,
         circularity=a[:, 7].copy(),
     )
