@@ -819,21 +819,22 @@ def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray
     xy = np.asarray(xy, np.float64)
     r = np.asarray(radius, np.float64) + 1e-6
     reach = LATTICE_REACH * r
-    # The blobs within reach of each pip, from one k-d tree (a mesh bag gives thousands of
-    # blobs: every distance from every pip to every blob took 30 ms), in the blobs' order.
+    # The like blobs within reach of each pip, as pairs (pip k, blob j), from one k-d tree (a
+    # mesh bag gives thousands of blobs: every distance from every pip to every blob took 30 ms).
     every = pips.xy.astype(np.float64)
     near = cKDTree(every).query_ball_point(xy, reach, return_sorted=True)
+    k_of = np.repeat(np.arange(m), [len(a) for a in near])
+    j_of = np.fromiter(itertools.chain.from_iterable(near), int, count=len(k_of))
+    d_all = every[j_of] - xy[k_of]
+    dist_all = np.hypot(d_all[:, 0], d_all[:, 1])
+    like = _like(pips.radius[j_of] / r[k_of], pips.polarity[j_of], np.asarray(polarity)[k_of])
+    like &= (dist_all > 0.5) & (dist_all < reach[k_of])
+    k_of, d_all, dist_all = k_of[like], d_all[like], dist_all[like]
+    starts = np.searchsorted(k_of, np.arange(m + 1))
     cos_max = np.cos(np.deg2rad(LATTICE_ANGLE))
-    for k in range(m):
-        cand = np.asarray(near[k], int)
-        d = every[cand] - xy[k]
-        dist = np.hypot(d[:, 0], d[:, 1])
-        like = _like(pips.radius[cand] / r[k], pips.polarity[cand], polarity[k])
-        like &= (dist > 0.5) & (dist < reach[k])
-        # Two rows need two more dots each, and each cell one more of its own.
-        if like.sum() < 4 + LATTICE_CELLS:
-            continue
-        dots, length = d[like], dist[like]
+    # Two rows need two more dots each, and each cell one more of its own.
+    for k in np.flatnonzero(np.diff(starts) >= 4 + LATTICE_CELLS):
+        dots, length = d_all[starts[k] : starts[k + 1]], dist_all[starts[k] : starts[k + 1]]
         steps = length <= reach[k] / 2
         u, n = dots[steps], length[steps]
         if len(u) < 2:
