@@ -11,7 +11,7 @@ import pytest
 from tests.vision.drawn import drawn_dice
 from vision import pipeline
 from vision.faces import lattice
-from vision.pips import find_pips
+from vision.pips import Pips, find_pips
 
 W, H = 1280, 720
 
@@ -113,3 +113,22 @@ def test_a_one_boxed_in_point_symmetrically_is_taken_for_a_grid():
     # Where the test gives way: dice set exactly in line around a one, in mirror pairs, put like
     # pips in rows through it on two axes. Thrown dice do not fall so.
     assert _is_lattice_dot(_around_a_one([(0, 0)] * 6), (640, 360))
+
+
+def test_a_corner_equally_near_two_dots_takes_the_first():
+    """A corner of the grid exactly as near two dots counts the first of them (the nearest dot
+    by ``np.hypot``, the first on a tie, as when every distance was measured). Here the first is a
+    dot already counted, so this pip has one cell of a grid, not the two a lattice dot needs; a
+    k-d tree's own nearest picked the other dot and made it a lattice dot (17 blobs, found by a
+    randomized comparison with the every-distance search)."""
+    xy = np.array([[28, 6], [18, 16], [18, 5], [28, 18], [28, 16], [6, 16], [2, 19], [17, 20],
+                   [29, 27], [10, 26], [19, 29], [14, 19], [3, 21], [18, 15], [7, 9], [6, 3],
+                   [7, 23]], np.float32)
+    n = len(xy)
+    zeros = np.zeros(n, np.float32)
+    pips = Pips(xy=xy, radius=np.full(n, 2.0, np.float32), axes=np.zeros((n, 2), np.float32),
+                angle=zeros, polarity=np.ones(n, np.int8), contrast=zeros,
+                ring=np.zeros((n, 3), np.float32), ring_std=zeros, inner_std=zeros,
+                circularity=np.ones(n, np.float32))
+    one = np.array([[8.0, 3.0]], np.float32)
+    assert not lattice(pips, one, np.array([2.0], np.float32), np.array([1], np.int8))[0]
