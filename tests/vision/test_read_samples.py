@@ -126,3 +126,14 @@ def test_tiny_and_odd_images_do_not_crash():
     assert read(grey).dice == ()
     bgra = np.zeros((100, 100, 4), np.uint8)
     assert read(bgra).dice == ()
+
+
+@pytest.mark.parametrize("path", [p for p in LABELS if _label(p)["values"]], ids=lambda p: p.stem)
+def test_a_photo_of_dice_is_read_in_full_or_asks(path):
+    """A throw is never read wrong without a word: the values are the label's, or the reading
+    asks to confirm or to throw again (a photo of dice read as no die at all must ask too)."""
+    label = _label(path)
+    reading = _reading(label)
+    assert (
+        reading.values == label["values"] or reading.needs_confirmation or reading.rethrow
+    ), f"read {reading.values} of {label['values']} and asked for nothing"
