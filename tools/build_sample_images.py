@@ -124,8 +124,8 @@ PHOTOS = [
     (
         "kamilpiechowiak",
         "small/4.jpg",
-        "a heap of 15 pip d6 seen very obliquely (top faces foreshortened far beyond 50 degrees): "
-        "no face is read as a die, so the reading must ask (vision.pipeline.UNREAD_DIE)",
+        "WRONG WITHOUT ASKING: a heap of 15 pip d6 seen obliquely; no face is die enough to "
+        "report, so the reading says there is no die and asks for nothing",
     ),
     ("kamilpiechowiak", "small/45.jpg", "five large dice on wood, black with white pips, red 1"),
     (
@@ -146,7 +146,7 @@ PHOTOS = [
 #: Photos whose values could not be checked by eye here: (folder, file) -> what vouches for them.
 VERIFIED = {
     ("kamilpiechowiak", "small/4.jpg"): "values from labels.csv, agreed by its two readers (the "
-    "dice of 3.jpg seen from low); the top faces are too foreshortened to check each by eye",
+    "same 15 dice as 3.jpg, it notes); not checked die by die here",
 }
 
 #: Empty crops: (name, folder, file, crop x, y, w, h in source px, notes).

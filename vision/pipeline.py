@@ -144,20 +144,6 @@ def _in_a_pattern(face: FaceCandidate) -> bool:
     return face.features.get("pips_around", 0) >= PATTERN_NEIGHBOURS
 
 
-#: When no face is die enough to report (p(die) under the model's threshold), yet at least
-#: UNREAD_COUNT faces reach p(die) >= UNREAD_DIE, the photo holds dice the reader cannot read
-#: (a heap seen very obliquely, dice far larger than the issue's 400 px): those faces are reported
-#: with no value, "uncertain", so that the reading asks instead of saying there is no die.
-#: Chosen on the licensed folders: of 287 crops of nell-byler's and matteop65's photos away from
-#: every labelled die (a quarter to a half of the photo each side), and the three empty sample
-#: photos, none has more than 2 faces at p(die) >= 0.2 (10 have 1-2); kamilpiechowiak/small/4.jpg,
-#: 15 dice seen at a slant with none reported, has 10. It applies only when nothing else is
-#: reported: beside a die that is read, a missed die is the game's dice count to catch.
-#: ``tools/calibrate_unread.py`` measures it.
-UNREAD_DIE = 0.2
-UNREAD_COUNT = 3
-
-
 @lru_cache(maxsize=1)
 def _warm_up() -> None:
     cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
@@ -228,9 +214,6 @@ def read(
     clock("score")
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
-    unread = [] if keep else [i for i in range(len(faces)) if p_die[i] >= UNREAD_DIE]
-    if len(unread) < UNREAD_COUNT:
-        unread = []
     dotted = {i for i in keep if _in_a_pattern(faces[i])}
     # The table plane, the playing area and the surfaces are judged on the other faces alone.
     solid = [i for i in keep if i not in dotted]
@@ -285,18 +268,12 @@ def read(
         x, y, bw, bh = f.box()
         box = (int(round(x * inv)), int(round(y * inv)), int(round(bw * inv)), int(round(bh * inv)))
         dice.append(Die(f.value, conf, box, (f.center[0] * inv, f.center[1] * inv), tuple(flags)))
-    for i in unread:  # no value: the model did not find them die enough to read
-        x, y, bw, bh = faces[i].box()
-        box = (int(round(x * inv)), int(round(y * inv)), int(round(bw * inv)), int(round(bh * inv)))
-        centre = (faces[i].center[0] * inv, faces[i].center[1] * inv)
-        dice.append(Die(None, float(p_die[i]) * 0.5, box, centre, (UNCERTAIN,)))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     clock("dice")
     ms = (time.perf_counter() - t0) * 1000
     info = {
         "scale": scale,
         "candidates": len(faces),
-        "unread": len(unread),
         "die_size_px": float(np.median([f.half_side * 2 * inv for f in kept])) if kept else None,
         "area": None if poly is None else (np.asarray(poly) * inv).round(1).tolist(),
         "steps_ms": steps,
