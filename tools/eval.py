@@ -179,7 +179,8 @@ def _outcome_shares(r: Row) -> dict[str, float]:
 
 
 def worst(scores: list[ImageScore], n: int = 5) -> str:
-    """The photos to look at first: most silent errors, and slowest."""
+    """The photos to look at first: most silent errors, throws wrong without asking, and
+    slowest."""
     lines = []
     silent = sorted((s for s in scores if s.silent), key=lambda s: -s.silent)[:n]
     if silent:
@@ -189,6 +190,14 @@ def worst(scores: list[ImageScore], n: int = 5) -> str:
         ]
         lines += [f"  {s.silent:5d}  {s.name}  read {' '.join(map(str, s.read_values))[:60]}"
                   for s in silent]  # fmt: skip
+    # A throw read wrong that asks for nothing: a die missed altogether (or a photo read as no
+    # die), which the per-die silent rate does not count.
+    unasked = [s for s in scores if s.throw_wrong]
+    if unasked:
+        shown = min(n, len(unasked))
+        lines += ["", f"throws wrong without asking ({len(unasked)}; first {shown}):"]
+        lines += [f"  {s.name}: read {' '.join(map(str, s.read_values)) or 'no die'}"
+                  f", labelled {s.labelled}" for s in unasked[:n]]
     crashed = [s for s in scores if s.error]
     if crashed:
         lines += ["", f"crashed ({len(crashed)}):"]

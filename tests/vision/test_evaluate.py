@@ -219,6 +219,9 @@ def test_eval_script_end_to_end(tmp_path, monkeypatch, capsys):
     text = capsys.readouterr().out
     assert "held out" in text and "training figures" not in text
     assert "most silent errors" in text and "nell-byler/test/a.jpg" in text  # the phantom
+    # ... which makes the throw wrong, and nothing asks
+    unasked = "throws wrong without asking (1; first 1):\n  nell-byler/test/a.jpg: read 3 6,"
+    assert unasked in text
     res = json.loads((out / "results.json").read_text())
     [row] = res["rows"]
     assert (row["folder"], row["dice"], row["recall"], row["phantom"]) == ("nell-byler", 1, 1.0, 1)
