@@ -1,5 +1,6 @@
 """Reading speed: ms per 1280x720 frame on one core (median, p95), in total and per step of
-``vision.read`` (``Reading.info["steps_ms"]``), and the slowest frames.
+``vision.read`` (``Reading.info["steps_ms"]``), and the slowest frames; then the same photos as
+given, smaller ones enlarged inside ``read`` as a 640x480 webcam's frames would be.
 
 The frames are the photos of ``sample_images/`` fitted to 1280x720 (scaled to cover the frame,
 then centre-cropped), as a webcam would deliver them. OpenCV is held to one thread.
@@ -60,6 +61,14 @@ def main() -> None:
     for step in STEPS:
         ms = sorted(steps.get(step, 0.0) for _, steps in runs)
         print(f"  {step:<14}{statistics.median(ms):8.1f}{_p95(ms):8.1f}{ms[-1]:8.1f}")
+    # The same photos as given: most are 640-1000 px, read enlarged to 1280 px (pipeline.
+    # WORK_MIN_SIDE), which costs up to four times the pixels of a frame of their size.
+    photos = [cv2.imread(str(p)) for p in paths]
+    given = sorted(min(_time(f)[0] for _ in range(REPEATS)) for f in photos)
+    long_sides = [max(f.shape[:2]) for f in photos]
+    print(f"read, the same {len(photos)} photos as given ({min(long_sides)}-{max(long_sides)} px "
+          f"long side, enlarged inside to 1280): median {statistics.median(given):.1f} ms, "
+          f"p95 {_p95(given):.1f} ms, max {given[-1]:.1f} ms")
     marks = sorted(min(_time_markers(f) for _ in range(REPEATS)) for f in frames)
     print(f"corner markers' search (zilch read --area markers, on top of read): median "
           f"{statistics.median(marks):.1f} ms, max {marks[-1]:.1f} ms")
