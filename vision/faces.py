@@ -806,7 +806,7 @@ def _dot_at(tree: cKDTree, at: np.ndarray, step: np.ndarray) -> np.ndarray:
     many: that took 0.6 s a photo). The tree only proposes the dots within the tolerance and a
     hair more (its own rounding may differ from hypot's in the last digit)."""
     tol = LATTICE_TOLERANCE * np.asarray(step, np.float64)
-    near = tree.query_ball_point(at, tol * (1 + 1e-9) + 1e-9, return_sorted=True)
+    near = tree.query_ball_point(at, tol * (1 + 1e-9) + 1e-9)
     idx = np.repeat(np.arange(len(at)), [len(n) for n in near])
     dot = np.fromiter(itertools.chain.from_iterable(near), int, count=len(idx))
     out = np.full(len(at), -1)
@@ -815,7 +815,7 @@ def _dot_at(tree: cKDTree, at: np.ndarray, step: np.ndarray) -> np.ndarray:
     miss = np.hypot(at[idx, 0] - tree.data[dot, 0], at[idx, 1] - tree.data[dot, 1])
     ok = miss <= tol[idx]
     idx, dot, miss = idx[ok], dot[ok], miss[ok]
-    # per offset, the nearest dot and the first of equals (dots come in index order)
+    # per offset, the nearest dot and, of equals, the lowest index (the sort's last key)
     order = np.lexsort((dot, miss, idx))
     first = order[np.r_[True, idx[order][1:] != idx[order][:-1]]] if len(order) else order
     out[idx[first]] = dot[first]
@@ -834,6 +834,8 @@ def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray
     reach = LATTICE_REACH * r
     # The like blobs within reach of each pip, as pairs (pip k, blob j), from one k-d tree (a
     # mesh bag gives thousands of blobs: every distance from every pip to every blob took 30 ms).
+    # In the blobs' order, as the every-distance search had them: the pairs of rows below are
+    # tried in that order (u[i] - u[j] for i < j), and which diagonal is looked up depends on it.
     every = pips.xy.astype(np.float64)
     near = cKDTree(every).query_ball_point(xy, reach, return_sorted=True)
     k_of = np.repeat(np.arange(m), [len(a) for a in near])
