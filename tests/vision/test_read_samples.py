@@ -95,10 +95,29 @@ def test_the_photos_read_in_full_are_samples():
     assert READ_IN_FULL <= {p.stem for p in LABELS if _label(p)["values"]}
 
 
+#: Photos of dice read wrong without a word today (make eval's "wrong throws"): no face of this
+#: heap is die enough to report, so the reading says there is no die and asks for nothing. A rule
+#: that reported such faces without a value was tried and not kept (README, twenty-third pass).
+WRONG_WITHOUT_ASKING = frozenset({"kamilpiechowiak-4"})
+
+_SILENT_THROW = pytest.mark.xfail(
+    reason="no face is reported, and a reading of no die asks for nothing", strict=True
+)
+_NONE_REPORTED = pytest.mark.xfail(
+    reason="no face of this oblique heap is die enough to report: it reads as no die",
+    strict=True,
+)
+
+
+def _not_yet(stem: str):
+    if stem in READ_IN_FULL:
+        return ()
+    return _NONE_REPORTED if stem in WRONG_WITHOUT_ASKING else _NOT_YET
+
+
 @pytest.mark.parametrize(
     "path",
-    [pytest.param(p, marks=() if p.stem in READ_IN_FULL else _NOT_YET)
-     for p in LABELS if _label(p)["values"]],
+    [pytest.param(p, marks=_not_yet(p.stem)) for p in LABELS if _label(p)["values"]],
     ids=lambda p: p.stem,
 )
 def test_every_die_is_read(path):
@@ -126,16 +145,6 @@ def test_tiny_and_odd_images_do_not_crash():
     assert read(grey).dice == ()
     bgra = np.zeros((100, 100, 4), np.uint8)
     assert read(bgra).dice == ()
-
-
-#: Photos of dice read wrong without a word today (make eval's "wrong throws"): no face of this
-#: heap is die enough to report, so the reading says there is no die and asks for nothing. A rule
-#: that reported such faces without a value was tried and not kept (README, twenty-third pass).
-WRONG_WITHOUT_ASKING = frozenset({"kamilpiechowiak-4"})
-
-_SILENT_THROW = pytest.mark.xfail(
-    reason="no face is reported, and a reading of no die asks for nothing", strict=True
-)
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 """Reading speed: ms per 1280x720 frame on one core (median, p95), in total and per step of
 ``vision.read`` (``Reading.info["steps_ms"]``), and the slowest frames; then the same photos as
-given, smaller ones enlarged inside ``read`` as a 640x480 webcam's frames would be.
+given, smaller ones enlarged inside ``read`` toward 1280 px (at most twice), as a 640x480
+webcam's frames would be.
 
 The frames are the photos of ``sample_images/`` fitted to 1280x720 (scaled to cover the frame,
 then centre-cropped), as a webcam would deliver them. OpenCV is held to one thread.
@@ -67,7 +68,7 @@ def main() -> None:
     given = sorted(min(_time(f)[0] for _ in range(REPEATS)) for f in photos)
     long_sides = [max(f.shape[:2]) for f in photos]
     print(f"read, the same {len(photos)} photos as given ({min(long_sides)}-{max(long_sides)} px "
-          f"long side, enlarged inside to 1280): median {statistics.median(given):.1f} ms, "
+          f"long side, enlarged inside toward 1280): median {statistics.median(given):.1f} ms, "
           f"p95 {_p95(given):.1f} ms, max {given[-1]:.1f} ms")
     marks = sorted(min(_time_markers(f) for _ in range(REPEATS)) for f in frames)
     print(f"corner markers' search (zilch read --area markers, on top of read): median "
