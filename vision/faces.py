@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
-from vision.pips import Pips
+from vision.pips import Pips, ball_pairs
 
 #: Pip centre offset from the face centre, as a fraction of the half-side (16 mm die: 4.5 / 8).
 PIP_OFFSET = 0.55
@@ -806,9 +806,7 @@ def _dot_at(tree: cKDTree, at: np.ndarray, step: np.ndarray) -> np.ndarray:
     many: that took 0.6 s a photo). The tree only proposes the dots within the tolerance and a
     hair more (its own rounding may differ from hypot's in the last digit)."""
     tol = LATTICE_TOLERANCE * np.asarray(step, np.float64)
-    near = tree.query_ball_point(at, tol * (1 + 1e-9) + 1e-9)
-    idx = np.repeat(np.arange(len(at)), [len(n) for n in near])
-    dot = np.fromiter(itertools.chain.from_iterable(near), int, count=len(idx))
+    idx, dot = ball_pairs(tree, at, tol * (1 + 1e-9) + 1e-9)
     out = np.full(len(at), -1)
     if not len(idx):
         return out
@@ -837,9 +835,7 @@ def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray
     # In the blobs' order, as the every-distance search had them: the pairs of rows below are
     # tried in that order (u[i] - u[j] for i < j), and which diagonal is looked up depends on it.
     every = pips.xy.astype(np.float64)
-    near = cKDTree(every).query_ball_point(xy, reach, return_sorted=True)
-    k_of = np.repeat(np.arange(m), [len(a) for a in near])
-    j_of = np.fromiter(itertools.chain.from_iterable(near), int, count=len(k_of))
+    k_of, j_of = ball_pairs(cKDTree(every), xy, reach)
     d_all = every[j_of] - xy[k_of]
     dist_all = np.hypot(d_all[:, 0], d_all[:, 1])
     like = _like(pips.radius[j_of] / r[k_of], pips.polarity[j_of], np.asarray(polarity)[k_of])

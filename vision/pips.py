@@ -204,10 +204,16 @@ def _pairs(xy: np.ndarray, at: np.ndarray, reach: np.ndarray) -> tuple[np.ndarra
     """Every pair (i, j) of a point ``at[i]`` and a point ``xy[j]`` within ``reach[i]`` of it
     (itself included when both are one set), flattened: one k-d tree query, no loop over the
     points (a patterned cloth gives thousands of blobs)."""
-    near = cKDTree(np.asarray(xy, np.float64)).query_ball_point(
-        np.asarray(at, np.float64), np.asarray(reach, np.float64)
+    return ball_pairs(cKDTree(np.asarray(xy, np.float64)), at, reach)
+
+
+def ball_pairs(tree: cKDTree, at: np.ndarray, reach) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j) of a point ``at[i]`` and a point ``j`` of ``tree`` within ``reach[i]``
+    (or ``reach``) of it, flattened: i ascending, and j ascending for each i."""
+    near = tree.query_ball_point(
+        np.asarray(at, np.float64), np.asarray(reach, np.float64), return_sorted=True
     )
-    i = np.repeat(np.arange(len(at)), [len(n) for n in near])
+    i = np.repeat(np.arange(len(near)), [len(n) for n in near])
     j = np.fromiter(itertools.chain.from_iterable(near), int, count=len(i))
     return i, j
 
