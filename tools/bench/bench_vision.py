@@ -50,7 +50,8 @@ def main() -> None:
     print(f"opencv {cv2.__version__}, {cv2.getNumThreads()} thread; model "
           f"{default_model().version if default_model() else 'none'}")
     paths = sorted((ROOT / "sample_images").glob("*.jpg"))
-    frames = [frame(cv2.imread(str(p))) for p in paths]
+    photos = [cv2.imread(str(p)) for p in paths]
+    frames = [frame(f) for f in photos]
     read(frames[0])  # warm-up: imports and the model
     runs = []  # per frame, the fastest of its runs: (ms, steps' ms)
     for f in frames:
@@ -62,9 +63,8 @@ def main() -> None:
     for step in STEPS:
         ms = sorted(steps.get(step, 0.0) for _, steps in runs)
         print(f"  {step:<14}{statistics.median(ms):8.1f}{_p95(ms):8.1f}{ms[-1]:8.1f}")
-    # The same photos as given: most are 640-1000 px, read enlarged to 1280 px (pipeline.
-    # WORK_MIN_SIDE), which costs up to four times the pixels of a frame of their size.
-    photos = [cv2.imread(str(p)) for p in paths]
+    # The same photos as given: most are 640-1000 px, read enlarged toward 1280 px (pipeline.
+    # WORK_MIN_SIDE, at most twice), which costs up to four times the pixels of their own size.
     given = sorted(min(_time(f)[0] for _ in range(REPEATS)) for f in photos)
     long_sides = [max(f.shape[:2]) for f in photos]
     print(f"read, the same {len(photos)} photos as given ({min(long_sides)}-{max(long_sides)} px "
