@@ -259,20 +259,25 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
     """Dice do not overlap: of two faces closer than :data:`OVERLAP` half-sides, keep the better.
 
     Better means: a face of the throw's pip size (:data:`THROW_PIP_FACTOR`), then one that fits a
-    layout, then more pips, then stronger pips. This removes the pips of side faces (seen at an
-    angle) that would otherwise read as extra dice showing 1.
+    layout, then more pips, then, of two faces not of the throw's pip size, the one nearer to it,
+    then stronger pips. This removes the pips of side faces (seen at an angle) that would
+    otherwise read as extra dice showing 1. (Without the nearer size, a huge dark blob, such as a
+    shadow, taken for a one's pip beat a die showing 1 whose pip is a little over the factor
+    larger than the throw's: it is the stronger, and being huge it reached the real one.)
     """
     if len(faces) < 2:
         return faces
-    fits = _throw_pip_size(faces, pips)
+    off = _off_throw_pip_size(faces, pips)
+    fits = off <= np.log(THROW_PIP_FACTOR)
     keys = [
         (
             bool(fit),
             f.value is not None,
             len(f.pips),
+            0.0 if fit else -float(o),
             float(np.sum(pips.contrast[f.pips] * pips.radius[f.pips])),
         )
-        for f, fit in zip(faces, fits, strict=True)
+        for f, fit, o in zip(faces, fits, off, strict=True)
     ]
     order = sorted(range(len(faces)), key=lambda i: keys[i], reverse=True)
     c = np.array([faces[i].center for i in order])
@@ -290,15 +295,15 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
     return [faces[order[k]] for k in np.flatnonzero(alive)]
 
 
-def _throw_pip_size(faces: list[FaceCandidate], pips: Pips) -> np.ndarray:
-    """For each face, whether its pips are of the throw's size: within :data:`THROW_PIP_FACTOR`
-    of the median pip radius over the faces of two pips or more that fit a layout (all True when
-    there are none)."""
+def _off_throw_pip_size(faces: list[FaceCandidate], pips: Pips) -> np.ndarray:
+    """For each face, how far its pips are from the throw's size: |log| of the ratio of their
+    median radius to the median over the faces of two pips or more that fit a layout (all 0 when
+    there are none). Within log :data:`THROW_PIP_FACTOR`, a face is of the throw's size."""
     r = np.array([_med(pips.radius[f.pips]) for f in faces], np.float64)
     ref = [r[k] for k, f in enumerate(faces) if f.value is not None and len(f.pips) >= 2]
     if not ref:
-        return np.ones(len(faces), bool)
-    return np.abs(np.log(r / float(np.median(ref)))) <= np.log(THROW_PIP_FACTOR)
+        return np.zeros(len(faces))
+    return np.abs(np.log(r / float(np.median(ref))))
 
 
 # ---------------------------------------------------------------------------------------------
