@@ -259,22 +259,25 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
     """Dice do not overlap: of two faces closer than :data:`OVERLAP` half-sides, keep the better.
 
     Better means: a face of the throw's pip size (:data:`THROW_PIP_FACTOR`), then one that fits a
-    layout, then more pips, then, of two faces not of the throw's pip size, the one nearer to it,
-    then stronger pips. This removes the pips of side faces (seen at an angle) that would
-    otherwise read as extra dice showing 1. (Without the nearer size, a huge dark blob, such as a
-    shadow, taken for a one's pip beat a die showing 1 whose pip is a little over the factor
-    larger than the throw's: it is the stronger, and being huge it reached the real one.)
+    layout, then more pips, then, of two faces with pips larger than the throw's size, the one
+    nearer to it (a face with pips smaller than that comes after them all), then stronger pips.
+    This removes the pips of side faces (seen at an angle) that would otherwise read as extra dice
+    showing 1. Without the nearer size, a huge dark blob (a shadow, a die's dark body) taken for a
+    one's pip beat a die showing 1 whose pip is also beyond the factor (a one's pip is often the
+    largest, and specks among the throw's faces can make its size small): the blob is the
+    stronger, and being huge it reaches far. A speck smaller than the throw's pips is no nearer
+    for that: it yields to larger faces, as it did to the stronger before.
     """
     if len(faces) < 2:
         return faces
-    off = _off_throw_pip_size(faces, pips)
-    fits = off <= np.log(THROW_PIP_FACTOR)
+    off = _throw_pip_ratio(faces, pips)
+    fits = np.abs(off) <= np.log(THROW_PIP_FACTOR)
     keys = [
         (
             bool(fit),
             f.value is not None,
             len(f.pips),
-            0.0 if fit else -float(o),
+            0.0 if fit else -float(o) if o > 0 else -np.inf,
             float(np.sum(pips.contrast[f.pips] * pips.radius[f.pips])),
         )
         for f, fit, o in zip(faces, fits, off, strict=True)
@@ -295,15 +298,15 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
     return [faces[order[k]] for k in np.flatnonzero(alive)]
 
 
-def _off_throw_pip_size(faces: list[FaceCandidate], pips: Pips) -> np.ndarray:
-    """For each face, how far its pips are from the throw's size: |log| of the ratio of their
-    median radius to the median over the faces of two pips or more that fit a layout (all 0 when
-    there are none). Within log :data:`THROW_PIP_FACTOR`, a face is of the throw's size."""
+def _throw_pip_ratio(faces: list[FaceCandidate], pips: Pips) -> np.ndarray:
+    """For each face, the log of the ratio of its pips' median radius to the throw's: the median
+    over the faces of two pips or more that fit a layout (all 0 when there are none). Within log
+    :data:`THROW_PIP_FACTOR` either way, a face is of the throw's pip size."""
     r = np.array([_med(pips.radius[f.pips]) for f in faces], np.float64)
     ref = [r[k] for k, f in enumerate(faces) if f.value is not None and len(f.pips) >= 2]
     if not ref:
         return np.zeros(len(faces))
-    return np.abs(np.log(r / float(np.median(ref))))
+    return np.log(r / float(np.median(ref)))
 
 
 # ---------------------------------------------------------------------------------------------
