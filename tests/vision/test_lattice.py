@@ -8,10 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.drawn import drawn_dice
+from tests.vision.drawn import blobs, drawn_dice
 from vision import pipeline
 from vision.faces import lattice
-from vision.pips import Pips, find_pips
+from vision.pips import find_pips
 
 W, H = 1280, 720
 
@@ -124,11 +124,6 @@ def test_a_corner_equally_near_two_dots_takes_the_first():
     xy = np.array([[28, 6], [18, 16], [18, 5], [28, 18], [28, 16], [6, 16], [2, 19], [17, 20],
                    [29, 27], [10, 26], [19, 29], [14, 19], [3, 21], [18, 15], [7, 9], [6, 3],
                    [7, 23]], np.float32)
-    n = len(xy)
-    zeros = np.zeros(n, np.float32)
-    pips = Pips(xy=xy, radius=np.full(n, 2.0, np.float32), axes=np.zeros((n, 2), np.float32),
-                angle=zeros, polarity=np.ones(n, np.int8), contrast=zeros,
-                ring=np.zeros((n, 3), np.float32), ring_std=zeros, inner_std=zeros,
-                circularity=np.ones(n, np.float32))
     one = np.array([[8.0, 3.0]], np.float32)
-    assert not lattice(pips, one, np.array([2.0], np.float32), np.array([1], np.int8))[0]
+    assert not lattice(blobs(xy, 2.0, 1), one, np.array([2.0], np.float32),
+                       np.array([1], np.int8))[0]
