@@ -163,23 +163,61 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
     cm = (pips.contrast[:, None] + pips.contrast[None, :]) / 2
     con = np.maximum(pips.contrast, 1.0)
     cratio = np.maximum(con[:, None], con[None, :]) / np.minimum(con[:, None], con[None, :])
+    colour_limit = MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm
     ok = (
         same
         & (ratio <= MAX_RADIUS_RATIO)
         & (cratio <= MAX_CONTRAST_RATIO)
         & (d <= MAX_LINK * rm)
         & (d >= MIN_LINK * rm)
-        & (cdiff <= MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm)
     )
     np.fill_diagonal(ok, False)
     ii, jj = np.nonzero(np.triu(ok))
     if len(ii) == 0:
         return ok
+    # A pip's ring reaches off its face when the pip sits near the die's edge (a corner pip of a
+    # small die, or one beside a big die's shaded rim): its mean then differs from its partner's
+    # although both are on one face. Such a pair is judged by the face colour beside each pip on
+    # the side facing the other instead, where the face is whatever die each pip is on.
+    ring_ok = cdiff[ii, jj] <= colour_limit[ii, jj]
+    if not ring_ok.all():
+        k = np.flatnonzero(~ring_ok)
+        near = _facing_colour_diff(image, pips, ii[k], jj[k])
+        ring_ok[k] = near <= colour_limit[ii[k], jj[k]]
+    ii, jj = ii[ring_ok], jj[ring_ok]
     ok[:] = False
+    if len(ii) == 0:
+        return ok
     good = _path_on_face(image, gray, pips, ii, jj)
     ok[ii[good], jj[good]] = True
     ok[jj[good], ii[good]] = True
     return ok
+
+
+#: Where :func:`_facing_colour_diff` looks beside a pip: these many radii from its centre (the
+#: ring's own 1.5-1.9), at these angles either side of the line to the other pip.
+FACING_RADII = (1.5, 1.9)
+FACING_ANGLES = np.radians([-30.0, 0.0, 30.0])
+
+
+def _facing_colour_diff(image, pips: Pips, ii, jj) -> np.ndarray:
+    """For each pair, the BGR distance between the face colours beside pip ``i`` and pip ``j``,
+    each sampled only on the side facing the other pip (at most halfway to it)."""
+    p0, p1 = pips.xy[ii].astype(np.float64), pips.xy[jj].astype(np.float64)
+    v = p1 - p0
+    dist = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-6)
+    base = np.arctan2(v[:, 1], v[:, 0])
+
+    def beside(p, r, toward):
+        s = np.minimum(np.asarray(FACING_RADII)[None, :] * r[:, None], dist[:, None] / 2)
+        a = toward[:, None, None] + FACING_ANGLES[None, None, :]
+        x = p[:, 0, None, None] + s[:, :, None] * np.cos(a)
+        y = p[:, 1, None, None] + s[:, :, None] * np.sin(a)
+        return np.median(_sample(image, x.reshape(len(p), -1), y.reshape(len(p), -1)), axis=1)
+
+    c0 = beside(p0, pips.radius[ii].astype(np.float64), base)
+    c1 = beside(p1, pips.radius[jj].astype(np.float64), base + np.pi)
+    return np.linalg.norm(c0 - c1, axis=1)
 
 
 def _path_on_face(image, gray, pips: Pips, ii, jj) -> np.ndarray:
