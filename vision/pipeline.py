@@ -21,7 +21,14 @@ import numpy as np
 
 from vision import geometry
 from vision.faces import FaceCandidate, describe, group_pips, lattice, suppress_overlaps
-from vision.gate import Gate, default_gate, rule_values, ruled_out, size_outliers
+from vision.gate import (
+    Gate,
+    default_gate,
+    rule_values,
+    ruled_out,
+    size_disagreements,
+    size_outliers,
+)
 from vision.model import DiceModel, default_model
 from vision.pips import MAX_PIPS, find_blobs
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
@@ -210,6 +217,13 @@ def read(
         ) | ruled_out(rule_values(feats)) | near_ignored
         trees = (p_val >= thr_accept) & (p_gate >= gate.trees_floor)
         ok = ((p_gate > gate.accept) | trees) & ~refused & ~is_one
+        # A face the trees alone accept must be of the size of the throw's other accepted dice.
+        ok &= ~size_disagreements(
+            [f.get("size_vs_others", 0.0) for f in feats],
+            [f.value or 0 for f in faces],
+            ok,
+            trees & ~(p_gate > gate.accept),
+        )
         p_val = np.maximum(p_gate, p_val)
     clock("score")
     thr_die = model.die_threshold if model else 0.5
