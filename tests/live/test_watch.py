@@ -83,7 +83,7 @@ def watch(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def clip(tmp_path_factory):
-    a, b = photos_read_right(2, through=as_clip_records(), repeats=5)
+    a, b = photos_read_right(2, through=as_clip_records(), repeats=20)
     out = tmp_path_factory.mktemp("clip") / "two_throws.avi"
     plan = clips.make_clip(out, [a, b], size=SIZE, fps=30, still_s=1.0, motion_s=0.7)
     return out, plan, (a, b)
