@@ -148,8 +148,9 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
     """Boolean (n, n) matrix: pips that may belong to one face.
 
     Two pips link when they have one polarity, similar sizes, a plausible distance, similar face
-    colours around them, and the straight path between them stays on face or pip colour (it does
-    not cross a die edge, a gap or the table).
+    colours around them (their rings' colours, or where those differ one face colour between them:
+    :func:`_facing_face`), and the straight path between them stays
+    on face or pip colour (it does not cross a die edge, a gap or the table).
     """
     n = len(pips)
     if n < 2:
@@ -176,14 +177,16 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
     if len(ii) == 0:
         return ok
     # A pip's ring reaches off its face when the pip sits near the die's edge (a corner pip of a
-    # small die, or one beside a big die's shaded rim): its mean then differs from its partner's
-    # although both are on one face. Such a pair is judged by the face colour beside each pip on
-    # the side facing the other instead, where the face is whatever die each pip is on.
+    # small die, or one beside a big die's shaded rim): its median then differs from its
+    # partner's although both are on one face. Such a pair is judged by the face colour beside
+    # each pip on the side facing the other instead (:func:`_facing_face`): the two must match
+    # each other and a ring, and the line between the pips must be of that colour throughout.
+    # A strip of table between two dice is crossed so; the path test below, which takes a gap
+    # darker than the face for pip colour, would let it pass.
     ring_ok = cdiff[ii, jj] <= colour_limit[ii, jj]
     if not ring_ok.all():
         k = np.flatnonzero(~ring_ok)
-        near = _facing_colour_diff(image, pips, ii[k], jj[k])
-        ring_ok[k] = near <= colour_limit[ii[k], jj[k]]
+        ring_ok[k] = _facing_face(image, pips, ii[k], jj[k], colour_limit[ii[k], jj[k]])
     ii, jj = ii[ring_ok], jj[ring_ok]
     ok[:] = False
     if len(ii) == 0:
@@ -194,15 +197,41 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
     return ok
 
 
-#: Where :func:`_facing_colour_diff` looks beside a pip: these many radii from its centre (the
+#: Where :func:`_facing_colours` looks beside a pip: these many radii from its centre (the
 #: ring's own 1.5-1.9), at these angles either side of the line to the other pip.
 FACING_RADII = (1.5, 1.9)
 FACING_ANGLES = np.radians([-30.0, 0.0, 30.0])
 
 
-def _facing_colour_diff(image, pips: Pips, ii, jj) -> np.ndarray:
-    """For each pair, the BGR distance between the face colours beside pip ``i`` and pip ``j``,
-    each sampled only on the side facing the other pip (at most halfway to it)."""
+def _facing_face(image, pips: Pips, ii, jj, limit) -> np.ndarray:
+    """For each pair, whether one face colour lies between the pips: the colours beside each pip
+    facing the other (:func:`_facing_colours`) are within ``limit`` of each other, one of them of
+    a pip's ring, and no two neighbouring pixels on the line between the pips, beyond 1.3 radii
+    of each, further than ``limit`` from their mean (a lone pixel may be grain or glare; a gap or
+    a die's edge is wider)."""
+    c0, c1 = _facing_colours(image, pips, ii, jj)
+
+    def near(a, b):
+        return np.linalg.norm(a - b, axis=-1) <= limit
+
+    ok = near(c0, c1) & (near(c0, pips.ring[ii]) | near(c0, pips.ring[jj])
+                         | near(c1, pips.ring[ii]) | near(c1, pips.ring[jj]))
+    face = (c0 + c1) / 2
+    for n in np.flatnonzero(ok):
+        p0, p1 = pips.xy[ii[n]].astype(np.float64), pips.xy[jj[n]].astype(np.float64)
+        dist = float(np.hypot(*(p1 - p0)))
+        t = np.linspace(0.0, 1.0, max(2, int(np.ceil(dist)) + 1))  # every pixel
+        s = t * dist
+        keep = (s > 1.3 * pips.radius[ii[n]]) & (dist - s > 1.3 * pips.radius[jj[n]])
+        pts = p0 + (p1 - p0) * t[keep, None]
+        off = np.linalg.norm(_sample(image, pts[:, 0], pts[:, 1]) - face[n], axis=1) > limit[n]
+        ok[n] = not (off[1:] & off[:-1]).any()
+    return ok
+
+
+def _facing_colours(image, pips: Pips, ii, jj) -> tuple[np.ndarray, np.ndarray]:
+    """For each pair, the median BGR colour beside pip ``i`` and beside pip ``j``, each sampled
+    only on the side facing the other pip (at most halfway to it)."""
     p0, p1 = pips.xy[ii].astype(np.float64), pips.xy[jj].astype(np.float64)
     v = p1 - p0
     dist = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-6)
@@ -217,7 +246,7 @@ def _facing_colour_diff(image, pips: Pips, ii, jj) -> np.ndarray:
 
     c0 = beside(p0, pips.radius[ii].astype(np.float64), base)
     c1 = beside(p1, pips.radius[jj].astype(np.float64), base + np.pi)
-    return np.linalg.norm(c0 - c1, axis=1)
+    return c0, c1
 
 
 def _path_on_face(image, gray, pips: Pips, ii, jj) -> np.ndarray:
