@@ -103,35 +103,40 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
 
 
 def size_disagreements(log_size, values, accepted, judged) -> np.ndarray:
-    """True for each ``judged`` face among the ``accepted`` ones that fewer than half of the other
-    accepted faces agree with in size (within :data:`SIZE_FACTOR`). Faces of two pips or more
-    only, on both sides (a one's size is inferred, not measured); a lone accepted face is not
-    judged.
+    """True for each ``judged`` face among the ``accepted`` ones that is not of the size (within
+    :data:`SIZE_FACTOR`) of at least half of its reference faces: the accepted faces that are not
+    judged, if there are any, else the other accepted faces. Faces of two pips or more only, on
+    both sides (a one's size is inferred, not measured).
 
-    ``read`` judges the faces the trees alone accepted. The trees are sure of faces on tables like
-    their training ones, and were sure of wrong ones on tables they had not seen: two specks of a
-    cloth, read as a two a third of the size of the die beside it, that the gate put at p 0.62.
-    :func:`size_outliers` judges faces against those the gate is sure of (p 0.9); when there are
-    none, this judges the trees' faces against the other accepted ones, and with two that
-    disagree nothing tells which is right, so both ask. The gate's own faces are not judged here:
-    a mixed set's small dice are a minority of the throw.
+    ``read`` judges the faces the trees alone accepted, against those the gate accepted. The trees
+    are sure of faces on tables like their training ones, and were sure of wrong ones on tables
+    they had not seen: two specks of a cloth, read as a two a third of the size of the die beside
+    it, that the gate put at p 0.62. :func:`size_outliers` judges faces against those the gate is
+    sure of (p 0.9); this asks the trees' faces to agree with the gate's, and where the gate
+    accepted none, with each other: two that disagree both ask, since nothing tells which is
+    right. Two wrong faces of the trees of one size still vouch for each other when the gate
+    accepted nothing. The gate's own faces are not judged: a mixed set's small dice are a
+    minority of the throw.
 
     >>> sizes = np.log([18.0, 6.0])
     >>> size_disagreements(sizes, [2, 2], [True, True], [True, True]).tolist()
     [True, True]
-    >>> sizes = np.log([18.0, 17.0, 6.0, 5.0, 7.0])
-    >>> size_disagreements(sizes, [2, 3, 2, 2, 4], [1, 1, 1, 0, 1], [0, 0, 1, 1, 0]).tolist()
-    [False, False, True, False, False]
+    >>> sizes = np.log([36.0, 12.0, 13.0])  # the gate's face, and two of the trees' alike
+    >>> size_disagreements(sizes, [2, 2, 2], [1, 1, 1], [0, 1, 1]).tolist()
+    [False, True, True]
     """
     log_size, values = np.asarray(log_size, np.float64), np.asarray(values)
-    ref = np.asarray(accepted, bool) & (values >= 2)
-    idx = np.flatnonzero(ref)
+    acc = np.asarray(accepted, bool) & (values >= 2)
+    judged = np.asarray(judged, bool) & acc
+    gate_own = acc & ~judged
     out = np.zeros(len(values), bool)
-    if len(idx) < 2:
-        return out
-    near = np.abs(log_size[idx, None] - log_size[None, idx]) <= np.log(SIZE_FACTOR)
-    agree = near.sum(axis=1) - 1  # the others within the factor
-    out[idx] = (2 * agree < len(idx) - 1) & np.asarray(judged, bool)[idx]
+    for i in np.flatnonzero(judged):
+        ref = gate_own if gate_own.any() else acc & (np.arange(len(values)) != i)
+        n = int(ref.sum())
+        if n == 0:
+            continue  # a lone accepted face is not judged
+        agree = int((np.abs(log_size[ref] - log_size[i]) <= np.log(SIZE_FACTOR)).sum())
+        out[i] = 2 * agree < n
     return out
 
 

@@ -15,7 +15,7 @@ def test_two_accepted_faces_three_times_apart_both_ask():
 
 
 def test_the_gates_own_faces_are_not_judged():
-    # a mixed set: two big dice and a small one that the gate accepted, all within the trees
+    # a mixed set: two big dice and a small one, all accepted by the gate
     out = size_disagreements(np.log([18.0, 17.0, 6.0]), [6, 4, 5], [True] * 3, [False] * 3)
     assert not out.any()
 
@@ -37,3 +37,16 @@ def test_ones_refused_faces_and_a_lone_face_are_not_judged():
                              [True, True, True])
     assert not out.any()
     assert not size_disagreements(np.log([6.0]), [2], [True], [True]).any()
+
+
+def test_two_small_faces_of_the_trees_do_not_vouch_for_each_other_against_the_gates_face():
+    # the review's case: the gate's die and two alike specks the trees accepted
+    sizes = np.log([36.0, 12.0, 13.0])
+    out = size_disagreements(sizes, [2, 2, 2], [True] * 3, [False, True, True])
+    assert out.tolist() == [False, True, True]
+
+
+def test_a_face_of_the_trees_of_the_gates_size_is_kept():
+    sizes = np.log([36.0, 30.0, 12.0])
+    out = size_disagreements(sizes, [4, 2, 2], [True] * 3, [False, True, True])
+    assert out.tolist() == [False, False, True]
