@@ -216,16 +216,28 @@ def _facing_face(image, pips: Pips, ii, jj, limit) -> np.ndarray:
 
     ok = near(c0, c1) & (near(c0, pips.ring[ii]) | near(c0, pips.ring[jj])
                          | near(c1, pips.ring[ii]) | near(c1, pips.ring[jj]))
-    face = (c0 + c1) / 2
-    for n in np.flatnonzero(ok):
-        p0, p1 = pips.xy[ii[n]].astype(np.float64), pips.xy[jj[n]].astype(np.float64)
-        dist = float(np.hypot(*(p1 - p0)))
-        t = np.linspace(0.0, 1.0, max(2, int(np.ceil(dist)) + 1))  # every pixel
-        s = t * dist
-        keep = (s > 1.3 * pips.radius[ii[n]]) & (dist - s > 1.3 * pips.radius[jj[n]])
-        pts = p0 + (p1 - p0) * t[keep, None]
-        off = np.linalg.norm(_sample(image, pts[:, 0], pts[:, 1]) - face[n], axis=1) > limit[n]
-        ok[n] = not (off[1:] & off[:-1]).any()
+    idx = np.flatnonzero(ok)
+    if len(idx) == 0:
+        return ok
+    # every pixel of each pair's line, all pairs at once: pair n has m[n] samples
+    p0, p1 = pips.xy[ii[idx]].astype(np.float64), pips.xy[jj[idx]].astype(np.float64)
+    dist = np.hypot(*(p1 - p0).T)
+    m = np.maximum(2, np.ceil(dist).astype(np.int64) + 1)
+    pair = np.repeat(np.arange(len(idx)), m)
+    start = np.cumsum(m) - m
+    t = (np.arange(len(pair)) - start[pair]) / (m[pair] - 1)
+    s_ = t * dist[pair]
+    r0, r1 = pips.radius[ii[idx]][pair], pips.radius[jj[idx]][pair]
+    keep = (s_ > 1.3 * r0) & (dist[pair] - s_ > 1.3 * r1)
+    pts = p0[pair] + (p1 - p0)[pair] * t[:, None]
+    face = (c0[idx] + c1[idx]) / 2
+    off = (np.linalg.norm(_sample(image, pts[:, 0], pts[:, 1]) - face[pair], axis=1)
+           > limit[idx][pair]) & keep
+    # two neighbouring samples of one pair both off the face
+    run = off[1:] & off[:-1] & (pair[1:] == pair[:-1])
+    bad = np.zeros(len(idx), bool)
+    bad[pair[1:][run]] = True
+    ok[idx[bad]] = False
     return ok
 
 
