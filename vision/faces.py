@@ -148,9 +148,8 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
     """Boolean (n, n) matrix: pips that may belong to one face.
 
     Two pips link when they have one polarity, similar sizes, a plausible distance, similar face
-    colours around them (their rings' colours, or where those differ one face colour between them:
-    :func:`_facing_face`), and the straight path between them stays
-    on face or pip colour (it does not cross a die edge, a gap or the table).
+    colours around them, and the straight path between them stays on face or pip colour (it does
+    not cross a die edge, a gap or the table).
     """
     n = len(pips)
     if n < 2:
@@ -164,101 +163,23 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
     cm = (pips.contrast[:, None] + pips.contrast[None, :]) / 2
     con = np.maximum(pips.contrast, 1.0)
     cratio = np.maximum(con[:, None], con[None, :]) / np.minimum(con[:, None], con[None, :])
-    colour_limit = MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm
     ok = (
         same
         & (ratio <= MAX_RADIUS_RATIO)
         & (cratio <= MAX_CONTRAST_RATIO)
         & (d <= MAX_LINK * rm)
         & (d >= MIN_LINK * rm)
+        & (cdiff <= MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm)
     )
     np.fill_diagonal(ok, False)
     ii, jj = np.nonzero(np.triu(ok))
     if len(ii) == 0:
         return ok
-    # A pip's ring reaches off its face when the pip sits near the die's edge (a corner pip of a
-    # small die, or one beside a big die's shaded rim): its median then differs from its
-    # partner's although both are on one face. Such a pair is judged by the face colour beside
-    # each pip on the side facing the other instead (:func:`_facing_face`): the two must match
-    # each other and a ring, and the line between the pips must be of that colour throughout.
-    # A strip of table between two dice is crossed so; the path test below, which takes a gap
-    # darker than the face for pip colour, would let it pass.
-    ring_ok = cdiff[ii, jj] <= colour_limit[ii, jj]
-    if not ring_ok.all():
-        k = np.flatnonzero(~ring_ok)
-        ring_ok[k] = _facing_face(image, pips, ii[k], jj[k], colour_limit[ii[k], jj[k]])
-    ii, jj = ii[ring_ok], jj[ring_ok]
     ok[:] = False
-    if len(ii) == 0:
-        return ok
     good = _path_on_face(image, gray, pips, ii, jj)
     ok[ii[good], jj[good]] = True
     ok[jj[good], ii[good]] = True
     return ok
-
-
-#: Where :func:`_facing_colours` looks beside a pip: these many radii from its centre (the
-#: ring's own 1.5-1.9), at these angles either side of the line to the other pip.
-FACING_RADII = (1.5, 1.9)
-FACING_ANGLES = np.radians([-30.0, 0.0, 30.0])
-
-
-def _facing_face(image, pips: Pips, ii, jj, limit) -> np.ndarray:
-    """For each pair, whether one face colour lies between the pips: the colours beside each pip
-    facing the other (:func:`_facing_colours`) are within ``limit`` of each other, one of them of
-    a pip's ring, and no two neighbouring pixels on the line between the pips, beyond 1.3 radii
-    of each, further than ``limit`` from their mean (a lone pixel may be grain or glare; a gap or
-    a die's edge is wider)."""
-    c0, c1 = _facing_colours(image, pips, ii, jj)
-
-    def near(a, b):
-        return np.linalg.norm(a - b, axis=-1) <= limit
-
-    ok = near(c0, c1) & (near(c0, pips.ring[ii]) | near(c0, pips.ring[jj])
-                         | near(c1, pips.ring[ii]) | near(c1, pips.ring[jj]))
-    idx = np.flatnonzero(ok)
-    if len(idx) == 0:
-        return ok
-    # every pixel of each pair's line, all pairs at once: pair n has m[n] samples
-    p0, p1 = pips.xy[ii[idx]].astype(np.float64), pips.xy[jj[idx]].astype(np.float64)
-    dist = np.hypot(*(p1 - p0).T)
-    m = np.maximum(2, np.ceil(dist).astype(np.int64) + 1)
-    pair = np.repeat(np.arange(len(idx)), m)
-    start = np.cumsum(m) - m
-    t = (np.arange(len(pair)) - start[pair]) / (m[pair] - 1)
-    s_ = t * dist[pair]
-    r0, r1 = pips.radius[ii[idx]][pair], pips.radius[jj[idx]][pair]
-    keep = (s_ > 1.3 * r0) & (dist[pair] - s_ > 1.3 * r1)
-    pts = p0[pair] + (p1 - p0)[pair] * t[:, None]
-    face = (c0[idx] + c1[idx]) / 2
-    off = (np.linalg.norm(_sample(image, pts[:, 0], pts[:, 1]) - face[pair], axis=1)
-           > limit[idx][pair]) & keep
-    # two neighbouring samples of one pair both off the face
-    run = off[1:] & off[:-1] & (pair[1:] == pair[:-1])
-    bad = np.zeros(len(idx), bool)
-    bad[pair[1:][run]] = True
-    ok[idx[bad]] = False
-    return ok
-
-
-def _facing_colours(image, pips: Pips, ii, jj) -> tuple[np.ndarray, np.ndarray]:
-    """For each pair, the median BGR colour beside pip ``i`` and beside pip ``j``, each sampled
-    only on the side facing the other pip (at most halfway to it)."""
-    p0, p1 = pips.xy[ii].astype(np.float64), pips.xy[jj].astype(np.float64)
-    v = p1 - p0
-    dist = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-6)
-    base = np.arctan2(v[:, 1], v[:, 0])
-
-    def beside(p, r, toward):
-        s = np.minimum(np.asarray(FACING_RADII)[None, :] * r[:, None], dist[:, None] / 2)
-        a = toward[:, None, None] + FACING_ANGLES[None, None, :]
-        x = p[:, 0, None, None] + s[:, :, None] * np.cos(a)
-        y = p[:, 1, None, None] + s[:, :, None] * np.sin(a)
-        return np.median(_sample(image, x.reshape(len(p), -1), y.reshape(len(p), -1)), axis=1)
-
-    c0 = beside(p0, pips.radius[ii].astype(np.float64), base)
-    c1 = beside(p1, pips.radius[jj].astype(np.float64), base + np.pi)
-    return c0, c1
 
 
 def _path_on_face(image, gray, pips: Pips, ii, jj) -> np.ndarray:

