@@ -212,18 +212,17 @@ def read(
         # throw's other trusted dice, and no rule refuses it (vision.gate.RULES). A one is left
         # to the ones' gate, below.
         p_gate = gate.p(feats)
-        refused = size_outliers(
-            [f.get("size_vs_others", 0.0) for f in feats], [f.value or 0 for f in faces], p_gate
-        ) | ruled_out(rule_values(feats)) | near_ignored
-        trees = (p_val >= thr_accept) & (p_gate >= gate.trees_floor)
-        ok = ((p_gate > gate.accept) | trees) & ~refused & ~is_one
-        # A face the trees alone accept must be of the size of the throw's other accepted dice.
-        ok &= ~size_disagreements(
-            [f.get("size_vs_others", 0.0) for f in feats],
-            [f.value or 0 for f in faces],
-            ok,
-            trees & ~(p_gate > gate.accept),
+        log_size = [f.get("size_vs_others", 0.0) for f in feats]
+        values = [f.value or 0 for f in faces]
+        refused = (
+            size_outliers(log_size, values, p_gate) | ruled_out(rule_values(feats)) | near_ignored
         )
+        by_gate = p_gate > gate.accept
+        trees = (p_val >= thr_accept) & (p_gate >= gate.trees_floor)
+        ok = (by_gate | trees) & ~refused & ~is_one
+        # A face the trees alone accept must be of the size of the dice the gate accepted (or,
+        # with none, of the other accepted dice): vision.gate.size_disagreements.
+        ok &= ~size_disagreements(log_size, values, ok, trees & ~by_gate)
         p_val = np.maximum(p_gate, p_val)
     clock("score")
     thr_die = model.die_threshold if model else 0.5
