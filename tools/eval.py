@@ -42,7 +42,7 @@ from tqdm import tqdm  # noqa: E402
 
 from vision import datasets as D  # noqa: E402
 from vision import render_eval as RE  # noqa: E402
-from vision.evaluate import ImageScore, Row, aggregate, by_size, score  # noqa: E402
+from vision.evaluate import ImageScore, Row, aggregate, by_size, by_value, score  # noqa: E402
 from vision.reading import Reading  # noqa: E402
 
 try:
@@ -161,6 +161,29 @@ def report(table: list[Row], train_source: str) -> str:
     return "\n".join(lines)
 
 
+def value_table(scores: list[ImageScore]) -> str:
+    """Per folder with boxes, per labelled face value: the share read right, and the share never
+    found (in brackets): which faces a folder loses (ones with no twin, faces with an emblem
+    for pips)."""
+    groups: dict[tuple[str, bool], list[ImageScore]] = {}
+    for s in scores:
+        if s.dice and not s.error:
+            groups.setdefault((s.folder, s.training), []).append(s)
+    if not groups:
+        return ""
+    lines = ["", "by face value (folders with boxes): read right % (never found %), labelled dice",
+             f"{'folder':<26}" + "".join(f"{v:>16}" for v in range(1, 7))]
+    for (folder, training), got in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        cells = [
+            "-" if not b["dice"] else
+            f"{100 * b['right']:.0f} ({100 * b['missed']:.0f}) n{b['dice']}"
+            for b in by_value(got)
+        ]  # fmt: skip
+        name = folder + (" (train)" if training else "")
+        lines.append(f"{name:<26}" + "".join(f"{c:>16}" for c in cells))
+    return "\n".join(lines)
+
+
 OUTCOMES = (
     ("right", "read right", "tab:green"),
     ("flagged", "flagged", "tab:orange"),
@@ -265,6 +288,10 @@ def write_outputs(out: Path, table: list[Row], scores: list[ImageScore], meta: d
         "by_size": {
             "held_out": by_size([s for s in scores if not s.training and not s.error]),
             "training": by_size([s for s in scores if s.training and not s.error]),
+        },
+        "by_value": {
+            folder: by_value([s for s in scores if s.folder == folder and not s.error])
+            for folder in sorted({s.folder for s in scores if s.dice})
         },
     }
     (out / "results.json").write_text(json.dumps(results, indent=1))
@@ -513,6 +540,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"eval of {args.reader} on {len(samples)} photos under {root}")
     print(describe_machine())
     print(report(table, source))
+    print(value_table(scores))
     print(worst(scores))
     if skipped:
         print(f"\nlabels skipped as slips ({len(skipped)}):")

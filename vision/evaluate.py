@@ -90,10 +90,12 @@ def match(
 
 @dataclass
 class DieOutcome:
-    """What happened to one labelled die (box folders only): for the accuracy-by-size plot."""
+    """What happened to one labelled die (box folders only): for the accuracy-by-size plot and
+    the table by face value."""
 
     size: float  # px, the longer side of the matched predicted box, else of the label's box
     outcome: str  # "right", "flagged", "wrong" (accepted, wrong value) or "missed"
+    value: int = 0  # the labelled face value
 
 
 @dataclass
@@ -156,20 +158,20 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
     for i, lab in enumerate(sample.dice):
         j = by_label.get(i)
         if j is None:
-            outcomes.append(DieOutcome(lab.box.size, "missed"))
+            outcomes.append(DieOutcome(lab.box.size, "missed", lab.value))
             continue
         d = preds[j]
         size = max(_box(d).size, lab.box.size)
         raw_right += d.value == lab.value
         if d.flags:
             flagged += 1
-            outcomes.append(DieOutcome(size, "flagged"))
+            outcomes.append(DieOutcome(size, "flagged", lab.value))
         elif d.value == lab.value:
             right += 1
-            outcomes.append(DieOutcome(size, "right"))
+            outcomes.append(DieOutcome(size, "right", lab.value))
         else:
             wrong += 1
-            outcomes.append(DieOutcome(size, "wrong"))
+            outcomes.append(DieOutcome(size, "wrong", lab.value))
     rest = [j for j in range(len(preds)) if j not in matched_pred]
     rest_boxes = [_box(preds[j]) for j in rest]
     on_ignored = {rest[j] for _, j in match(list(sample.ignored), rest_boxes)}
@@ -308,21 +310,24 @@ def aggregate(folder: str, training: bool, scores: Iterable[ImageScore]) -> Row:
 def by_size(scores: Iterable[ImageScore], bins: tuple[int, ...] = SIZE_BINS) -> list[dict]:
     """Per die-size bin: labelled dice, and the fractions right, flagged, wrong and missed."""
     outcomes = [d for s in scores for d in s.dice]
-    out = []
-    for lo, hi in zip(bins, bins[1:], strict=False):
-        inbin = [d for d in outcomes if lo <= d.size < hi]
-        counts = Counter(d.outcome for d in inbin)
-        out.append(
-            {
-                "lo": lo,
-                "hi": hi,
-                "dice": len(inbin),
-                **{
-                    k: _rate(counts[k], len(inbin)) for k in ("right", "flagged", "wrong", "missed")
-                },
-            }
-        )
-    return out
+    return [
+        {"lo": lo, "hi": hi, **_shares([d for d in outcomes if lo <= d.size < hi])}
+        for lo, hi in zip(bins, bins[1:], strict=False)
+    ]
 
 
-__all__ = ["ImageScore", "Row", "aggregate", "by_size", "match", "score"]
+def by_value(scores: Iterable[ImageScore]) -> list[dict]:
+    """Per labelled face value 1-6: labelled dice, and the fractions right, flagged, wrong and
+    missed (folders with boxes): which faces a folder's dice lose, such as ones refused for want
+    of a twin, or faces that carry an emblem instead of pips and are never found."""
+    outcomes = [d for s in scores for d in s.dice]
+    return [{"value": v, **_shares([d for d in outcomes if d.value == v])} for v in range(1, 7)]
+
+
+def _shares(outcomes: list[DieOutcome]) -> dict:
+    counts = Counter(d.outcome for d in outcomes)
+    n = len(outcomes)
+    return {"dice": n, **{k: _rate(counts[k], n) for k in ("right", "flagged", "wrong", "missed")}}
+
+
+__all__ = ["ImageScore", "Row", "aggregate", "by_size", "by_value", "match", "score"]

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.datasets import Box, LabelledDie, Sample
-from vision.evaluate import aggregate, by_size, match, score
+from vision.evaluate import aggregate, by_size, by_value, match, score
 from vision.reading import COCKED, UNCERTAIN, Die, Reading
 
 REPO = Path(__file__).resolve().parents[2]
@@ -190,6 +190,19 @@ def test_aggregate_rates_and_size_bins():
     assert bin20["dice"] == 4 and bin20["right"] == pytest.approx(3 / 4)
 
 
+def test_by_value_counts_each_labelled_face():
+    s = boxed((5, 0, 0), (2, 100, 0), (2, 200, 0))
+    a = score(s, reading(die(5, 0, 0), die(2, 100, 0)))  # the second two is not found
+    b = score(s, reading(die(5, 0, 0), die(3, 100, 0), die(2, 200, 0, flags=[UNCERTAIN])))
+    rows = {r["value"]: r for r in by_value([a, b])}
+    assert list(rows) == [1, 2, 3, 4, 5, 6]
+    assert rows[5]["dice"] == 2 and rows[5]["right"] == 1.0
+    two = rows[2]
+    assert two["dice"] == 4
+    assert (two["right"], two["wrong"], two["flagged"], two["missed"]) == (0.25, 0.25, 0.25, 0.25)
+    assert rows[1]["dice"] == 0 and rows[1]["right"] is None  # no die of that value
+
+
 # --- tools/eval.py end to end on a synthetic folder with a fake reader ---------------------------
 
 
@@ -218,6 +231,8 @@ def test_eval_script_end_to_end(tmp_path, monkeypatch, capsys):
     assert ev.main([*args, "test_evaluate:fake_read", "--train-folders", "none"]) == 0
     text = capsys.readouterr().out
     assert "held out" in text and "training figures" not in text
+    # the table by face value: the one labelled three, read right, never missed
+    assert "by face value" in text and "100 (0) n1" in text
     assert "most silent errors" in text and "nell-byler/test/a.jpg" in text  # the phantom
     # ... which makes the throw wrong, and nothing asks
     unasked = "throws wrong without asking (1; first 1):\n  nell-byler/test/a.jpg: read 3 6,"
@@ -226,6 +241,8 @@ def test_eval_script_end_to_end(tmp_path, monkeypatch, capsys):
     [row] = res["rows"]
     assert (row["folder"], row["dice"], row["recall"], row["phantom"]) == ("nell-byler", 1, 1.0, 1)
     assert row["precision"] == 0.5 and row["throws_right"] == 0.0
+    by_val = {r["value"]: r for r in res["by_value"]["nell-byler"]}
+    assert by_val[3]["dice"] == 1 and by_val[3]["right"] == 1.0 and by_val[6]["dice"] == 0
     assert cv2.imread(str(out / "accuracy.png")) is not None
     assert "nell-byler/test/a.jpg" in (out / "images.csv").read_text()
     # by default every licensed folder counts as training
