@@ -4,7 +4,8 @@ of one face whose rings differ in colour, because a ring reaches off the face (a
 pip: its ring partly on the table or the die's darker side), do not link either. Linking them by
 the colour beside each pip facing the other was tried in the twenty-fifth pass and reverted after
 two helpers' reviews: across a strip of table, and most of all a light table near the dice's
-colour, it linked pips of two dice into confident wrong faces (README)."""
+colour, it linked pips of two dice into confident wrong faces (docs/vision-passes.md,
+twenty-fifth pass)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,8 @@ def _die(img, centre, half, colour, pips, radius):
 
 @pytest.mark.xfail(
     reason="a pair whose rings differ does not link, whatever lies between the pips; linking it "
-    "safely needs a test that tells a light table from a light die (README, twenty-fifth pass)",
+    "safely needs a test that tells a light table from a light die (docs/vision-passes.md, "
+    "twenty-fifth pass)",
     strict=True,
 )
 def test_a_big_dies_corner_pips_link_to_its_centre_pip_although_their_rings_differ():

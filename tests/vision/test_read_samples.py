@@ -97,7 +97,8 @@ def test_the_photos_read_in_full_are_samples():
 
 #: Photos of dice read wrong without a word today (make eval's "wrong throws"): no face of this
 #: heap is die enough to report, so the reading says there is no die and asks for nothing. A rule
-#: that reported such faces without a value was tried and not kept (README, twenty-third pass).
+#: that reported such faces without a value was tried and not kept (docs/vision-passes.md,
+#: twenty-third pass).
 WRONG_WITHOUT_ASKING = frozenset({"kamilpiechowiak-4"})
 
 _SILENT_THROW = pytest.mark.xfail(
