@@ -290,8 +290,14 @@ def write_outputs(out: Path, table: list[Row], scores: list[ImageScore], meta: d
             "training": by_size([s for s in scores if s.training and not s.error]),
         },
         "by_value": {
-            folder: by_value([s for s in scores if s.folder == folder and not s.error])
-            for folder in sorted({s.folder for s in scores if s.dice})
+            part: {
+                folder: by_value([s for s in got if s.folder == folder])
+                for folder in sorted({s.folder for s in got})
+            }
+            for part, got in (
+                ("held_out", [s for s in scores if s.dice and not s.training and not s.error]),
+                ("training", [s for s in scores if s.dice and s.training and not s.error]),
+            )
         },
     }
     (out / "results.json").write_text(json.dumps(results, indent=1))

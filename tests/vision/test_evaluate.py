@@ -191,16 +191,21 @@ def test_aggregate_rates_and_size_bins():
 
 
 def test_by_value_counts_each_labelled_face():
-    s = boxed((5, 0, 0), (2, 100, 0), (2, 200, 0))
-    a = score(s, reading(die(5, 0, 0), die(2, 100, 0)))  # the second two is not found
-    b = score(s, reading(die(5, 0, 0), die(3, 100, 0), die(2, 200, 0, flags=[UNCERTAIN])))
+    s = boxed((5, 0, 0), *((2, 100 * k, 0) for k in range(1, 6)))  # a five and five twos
+    flag = [UNCERTAIN]
+    # twos: right, flagged, flagged, wrong (a three), missed
+    a = score(s, reading(die(5, 0, 0), die(2, 100, 0), die(2, 200, 0, flags=flag),
+                         die(2, 300, 0, flags=flag), die(3, 400, 0)))  # fmt: skip
+    # twos: wrong (a three), flagged, missed, missed, missed
+    b = score(s, reading(die(5, 0, 0), die(3, 100, 0), die(2, 200, 0, flags=flag)))
     rows = {r["value"]: r for r in by_value([a, b])}
     assert list(rows) == [1, 2, 3, 4, 5, 6]
-    assert rows[5]["dice"] == 2 and rows[5]["right"] == 1.0
+    assert rows[5]["dice"] == 2 and rows[5]["right"] == 1.0 and rows[5]["missed"] == 0.0
     two = rows[2]
-    assert two["dice"] == 4
-    assert (two["right"], two["wrong"], two["flagged"], two["missed"]) == (0.25, 0.25, 0.25, 0.25)
+    assert two["dice"] == 10
+    assert (two["right"], two["wrong"], two["flagged"], two["missed"]) == (0.1, 0.2, 0.3, 0.4)
     assert rows[1]["dice"] == 0 and rows[1]["right"] is None  # no die of that value
+    assert rows[3]["dice"] == 0  # the threes read are not labelled threes
 
 
 # --- tools/eval.py end to end on a synthetic folder with a fake reader ---------------------------
@@ -223,7 +228,15 @@ def test_eval_script_end_to_end(tmp_path, monkeypatch, capsys):
     (base / "images").mkdir(parents=True)
     (base / "labels_yolo").mkdir()
     cv2.imwrite(str(base / "images" / "a.jpg"), np.zeros((640, 640, 3), np.uint8))
-    (base / "labels_yolo" / "a.txt").write_text("2 0.5 0.5 0.1 0.1\n")
+    # a three the fake reader reads, and a four it never finds
+    (base / "labels_yolo" / "a.txt").write_text("2 0.5 0.5 0.1 0.1\n3 0.2 0.8 0.1 0.1\n")
+    # a folder of values only: no row in the table by face value
+    kamil = tmp_path / "data" / "kamilpiechowiak"
+    (kamil / "small").mkdir(parents=True)
+    cv2.imwrite(str(kamil / "small" / "k.jpg"), np.zeros((640, 640, 3), np.uint8))
+    (kamil / "labels.csv").write_text(
+        "image,n_dice,values_sorted,cocked,off_table,status,notes\nk.jpg,1,3,0,0,agreed,\n"
+    )
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
     ev = _load_eval()
     out = tmp_path / "out"
@@ -231,18 +244,27 @@ def test_eval_script_end_to_end(tmp_path, monkeypatch, capsys):
     assert ev.main([*args, "test_evaluate:fake_read", "--train-folders", "none"]) == 0
     text = capsys.readouterr().out
     assert "held out" in text and "training figures" not in text
-    # the table by face value: the one labelled three, read right, never missed
-    assert "by face value" in text and "100 (0) n1" in text
+    # the table by face value: the labelled three read right, the four never found (100%); the
+    # folder of values only has no row there
+    table = text[text.index("by face value") :].split("\n\n")[0].splitlines()
+    [nell] = [line for line in table if line.startswith("nell-byler")]
+    cells = nell.split()[1:]
+    assert cells[2:4] == ["100", "(0)"] and cells[4:6] == ["n1", "0"]  # the three; the four: 0 ...
+    assert cells[6:8] == ["(100)", "n1"]  # ... (100) n1
+    assert not any(line.startswith("kamilpiechowiak") for line in table)
     assert "most silent errors" in text and "nell-byler/test/a.jpg" in text  # the phantom
     # ... which makes the throw wrong, and nothing asks
-    unasked = "throws wrong without asking (1; first 1):\n  nell-byler/test/a.jpg: read 3 6,"
-    assert unasked in text
+    assert "throws wrong without asking (2; first 2):" in text
+    assert "  nell-byler/test/a.jpg: read 3 6, labelled 2" in text
     res = json.loads((out / "results.json").read_text())
-    [row] = res["rows"]
-    assert (row["folder"], row["dice"], row["recall"], row["phantom"]) == ("nell-byler", 1, 1.0, 1)
+    [row] = [r for r in res["rows"] if r["folder"] == "nell-byler"]
+    assert (row["dice"], row["recall"], row["phantom"]) == (2, 0.5, 1)
     assert row["precision"] == 0.5 and row["throws_right"] == 0.0
-    by_val = {r["value"]: r for r in res["by_value"]["nell-byler"]}
+    held = res["by_value"]["held_out"]
+    assert list(held) == ["nell-byler"] and res["by_value"]["training"] == {}
+    by_val = {r["value"]: r for r in held["nell-byler"]}
     assert by_val[3]["dice"] == 1 and by_val[3]["right"] == 1.0 and by_val[6]["dice"] == 0
+    assert by_val[4]["dice"] == 1 and by_val[4]["missed"] == 1.0
     assert cv2.imread(str(out / "accuracy.png")) is not None
     assert "nell-byler/test/a.jpg" in (out / "images.csv").read_text()
     # by default every licensed folder counts as training
