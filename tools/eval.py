@@ -231,13 +231,16 @@ def worst(scores: list[ImageScore], n: int = 5) -> str:
 
 
 def plot(table: list[Row], scores: list[ImageScore], path: Path) -> None:
-    """Accuracy by folder (what became of the labelled dice, and throws) and by die size."""
+    """Accuracy by folder (what became of the labelled dice, and throws), by die size and by
+    face value."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.4), gridspec_kw={"width_ratios": [3, 2]})
+    fig, (ax1, ax2, ax3) = plt.subplots(
+        1, 3, figsize=(15, 4.4), gridspec_kw={"width_ratios": [3, 2, 2]}
+    )
     table = sorted(table, key=lambda r: (r.training, r.folder), reverse=True)  # held out on top
     y = list(range(len(table)))
     left = [0.0] * len(table)
@@ -274,6 +277,24 @@ def plot(table: list[Row], scores: list[ImageScore], path: Path) -> None:
     ax2.set_ylabel("% of dice read right")
     ax2.set_title("by die size (folders with boxes; n dice marked)", fontsize=9)
     ax2.legend(fontsize=7)
+
+    # by face value: one line per folder with boxes (held out solid, trained on dashed)
+    groups: dict[tuple[str, bool], list[ImageScore]] = {}
+    for s in scores:
+        if s.dice and not s.error:
+            groups.setdefault((s.folder, s.training), []).append(s)
+    for (folder, training), got in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        rows = by_value(got)
+        vals = [100 * b["right"] if b["dice"] else float("nan") for b in rows]
+        ax3.plot([b["value"] for b in rows], vals, "s--" if training else "o-",
+                 label=folder + (" (train)" if training else ""))  # fmt: skip
+    ax3.set_xticks(range(1, 7))
+    ax3.set_ylim(0, 105)
+    ax3.set_xlabel("labelled face value")
+    ax3.set_ylabel("% of dice read right")
+    ax3.set_title("by face value (folders with boxes)", fontsize=9)
+    if groups:
+        ax3.legend(fontsize=7)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
