@@ -161,19 +161,26 @@ def report(table: list[Row], train_source: str) -> str:
     return "\n".join(lines)
 
 
-def value_table(scores: list[ImageScore]) -> str:
-    """Per folder with boxes, per labelled face value: the share read right, and the share never
-    found (in brackets): which faces a folder loses (ones with no twin, faces with an emblem
-    for pips)."""
+def _box_folders(scores: list[ImageScore]) -> list[tuple[tuple[str, bool], list[ImageScore]]]:
+    """The photos with per-die outcomes (folders with boxes, none crashed), grouped by (folder,
+    trained on), held-out folders first, each part by name."""
     groups: dict[tuple[str, bool], list[ImageScore]] = {}
     for s in scores:
         if s.dice and not s.error:
             groups.setdefault((s.folder, s.training), []).append(s)
+    return sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+
+
+def value_table(scores: list[ImageScore]) -> str:
+    """Per folder with boxes, per labelled face value: the share read right, and the share never
+    found (in brackets): which faces a folder loses (ones with no twin, faces with an emblem
+    for pips)."""
+    groups = _box_folders(scores)
     if not groups:
         return ""
     lines = ["", "by face value (folders with boxes): read right % (never found %), labelled dice",
              f"{'folder':<26}" + "".join(f"{v:>16}" for v in range(1, 7))]
-    for (folder, training), got in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    for (folder, training), got in groups:
         cells = [
             "-" if not b["dice"] else
             f"{100 * b['right']:.0f} ({100 * b['missed']:.0f}) n{b['dice']}"
@@ -279,11 +286,8 @@ def plot(table: list[Row], scores: list[ImageScore], path: Path) -> None:
     ax2.legend(fontsize=7)
 
     # by face value: one line per folder with boxes (held out solid, trained on dashed)
-    groups: dict[tuple[str, bool], list[ImageScore]] = {}
-    for s in scores:
-        if s.dice and not s.error:
-            groups.setdefault((s.folder, s.training), []).append(s)
-    for (folder, training), got in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    groups = _box_folders(scores)
+    for (folder, training), got in groups:
         rows = by_value(got)
         vals = [100 * b["right"] if b["dice"] else float("nan") for b in rows]
         ax3.plot([b["value"] for b in rows], vals, "s--" if training else "o-",
