@@ -307,6 +307,7 @@ def plot(table: list[Row], scores: list[ImageScore], path: Path) -> None:
 
 def write_outputs(out: Path, table: list[Row], scores: list[ImageScore], meta: dict) -> None:
     out.mkdir(parents=True, exist_ok=True)
+    groups = _box_folders(scores)
     results = {
         **meta,
         "rows": [r.to_json() for r in table],
@@ -315,14 +316,8 @@ def write_outputs(out: Path, table: list[Row], scores: list[ImageScore], meta: d
             "training": by_size([s for s in scores if s.training and not s.error]),
         },
         "by_value": {
-            part: {
-                folder: by_value([s for s in got if s.folder == folder])
-                for folder in sorted({s.folder for s in got})
-            }
-            for part, got in (
-                ("held_out", [s for s in scores if s.dice and not s.training and not s.error]),
-                ("training", [s for s in scores if s.dice and s.training and not s.error]),
-            )
+            part: {folder: by_value(got) for (folder, t), got in groups if t == training}
+            for part, training in (("held_out", False), ("training", True))
         },
     }
     (out / "results.json").write_text(json.dumps(results, indent=1))
