@@ -5,7 +5,9 @@ Pure functions, used by ``tools/eval.py`` (``make eval``). The words:
 - a die is **right** when it was read with its labelled value and carries no flag;
 - a die is **flagged** when the reader found it but flagged it (uncertain, cocked, off table);
 - a **silent error** is an accepted die (no flag) whose value is wrong, or an accepted die where
-  there is no pip die at all (a polyhedral die, clutter): the errors a player would not notice;
+  there is no pip die at all (a polyhedral die, clutter), or an accepted read of two pips or more
+  far larger than the die it lies on (:data:`MATCH_SIZE_RATIO`): the errors a player would not
+  notice;
 - a throw is **fully right** when the accepted values are the labelled ones and nothing asks for
   confirmation; when the label says a die must be thrown again, the reader must say so too;
 - a throw is **wrong without asking** when the reader asks for nothing (no die to confirm, none
@@ -54,6 +56,16 @@ MATCH_DISTANCE = 0.5
 SIZE_BINS = (0, 20, 40, 80, 160, 400, 100_000)
 
 
+#: An accepted read of two pips or more whose box is more than this many times larger than its
+#: labelled die's box is counted wrong, whatever its value: it is no read of that die's face. (A
+#: "two" of two dice's dark side faces, 211 px across and centred on a 55 px die showing 2, was
+#: matched to that die and counted as its right read.) A one's size is inferred from its pip, not
+#: measured, and is left alone; so is a read smaller than its box (a few labels box a one's pip
+#: alone). Matching stays by centre distance alone, so that a flagged face of any size still counts
+#: as found.
+MATCH_SIZE_RATIO = 3.0
+
+
 def _box(d: Die) -> Box:
     return Box(*d.box)
 
@@ -67,6 +79,13 @@ def _dist_matrix(a: list[Box], b: list[Box]) -> np.ndarray:
             scale = max(p.size, q.size, 1.0)
             out[i, j] = np.hypot(px - qx, py - qy) / scale
     return out
+
+
+def _oversized(read: Die, label: Box) -> bool:
+    """Whether an accepted read of two pips or more is more than MATCH_SIZE_RATIO times larger
+    than its labelled die's box."""
+    return read.value is not None and read.value >= 2 and (
+        _box(read).size > MATCH_SIZE_RATIO * max(label.size, 1.0))
 
 
 def match(
@@ -166,7 +185,7 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
         if d.flags:
             flagged += 1
             outcomes.append(DieOutcome(size, "flagged", lab.value))
-        elif d.value == lab.value:
+        elif d.value == lab.value and not _oversized(d, lab.box):
             right += 1
             outcomes.append(DieOutcome(size, "right", lab.value))
         else:

@@ -311,3 +311,25 @@ def test_training_folders_come_from_the_flag_the_model_file_or_the_licence(tmp_p
     s = Sample(image=Path("a.jpg"), folder="matteop65", licence="MIT", dice=(), subset="Valid")
     assert ev.is_training(s, {"matteop65"}) and not ev.is_training(s, {"matteop65/Train"})
     sys.modules.pop("zilch_eval", None)
+
+
+def test_an_accepted_read_far_larger_than_its_die_is_wrong_not_right():
+    # A "two" 4.5 times its die's size, centred on a die showing 2 (two dice's dark side faces
+    # taken for pips): matched by centre, but it is no read of that die's face.
+    giant = Die(2, 0.94, (-35, -35, 90, 90), (10.0, 10.0), ())
+    sc = score(boxed((2, 0, 0)), reading(giant))
+    assert (sc.right, sc.wrong, sc.throw_right) == (0, 1, False)
+    # within the ratio it is the die's read
+    big = Die(2, 0.94, (-20, -20, 60, 60), (10.0, 10.0), ())
+    sc = score(boxed((2, 0, 0)), reading(big))
+    assert (sc.right, sc.wrong, sc.throw_right) == (1, 0, True)
+
+
+def test_a_ones_size_and_a_flagged_giant_are_left_alone():
+    # a one's size is inferred from its pip: an oversized one is still the die's read
+    one = Die(1, 0.9, (-35, -35, 90, 90), (10.0, 10.0), ())
+    assert (score(boxed((1, 0, 0)), reading(one)).right) == 1
+    # a flagged giant still counts as found and flagged (it asks), not as a silent error
+    giant = Die(2, 0.4, (-35, -35, 90, 90), (10.0, 10.0), (UNCERTAIN,))
+    sc = score(boxed((2, 0, 0)), reading(giant))
+    assert (sc.right, sc.wrong, sc.flagged, sc.found) == (0, 0, 1, 1)
