@@ -95,11 +95,18 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
     ``log_size``: log half-sides, up to a constant (``features["size_vs_others"]``); ``values``:
     the faces' read values (0 for none); ``p``: the gate's probabilities.
     """
-    log_size, values, p = np.asarray(log_size), np.asarray(values), np.asarray(p)
+    log_size, values, p = np.asarray(log_size, np.float64), np.asarray(values), np.asarray(p)
     ref = (p >= SIZE_REFERENCE_P) & (values >= 2)
     if not ref.any():
         return np.zeros(len(p), bool)
-    return np.abs(log_size - np.median(log_size[ref])) > np.log(SIZE_FACTOR)
+    out = np.abs(log_size - np.median(log_size[ref])) > np.log(SIZE_FACTOR)
+    # Two references that disagree are both refused: nothing tells which is the die's size. The
+    # median of two lies between them, and a phantom three times the size of the die beside it
+    # (the dark side faces of two dice taken for a two's pips) was within the factor of it.
+    k = np.flatnonzero(ref)
+    if len(k) == 2 and abs(log_size[k[0]] - log_size[k[1]]) > np.log(SIZE_FACTOR):
+        out[k] = True
+    return out
 
 
 def size_disagreements(log_size, values, accepted, judged) -> np.ndarray:

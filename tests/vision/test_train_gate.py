@@ -79,6 +79,21 @@ def test_size_is_only_judged_against_trusted_multi_pip_faces():
     assert not size_outliers(np.log([40.0]), np.array([6]), np.array([0.99])).any()
 
 
+def test_two_trusted_faces_far_apart_in_size_both_ask():
+    from vision.gate import SIZE_FACTOR, size_outliers
+
+    # the render's phantom "two" (two dice's dark side faces) and the real two beside it: the
+    # median of the two lies between them, within the factor of each
+    p = np.array([1.0, 0.94])
+    assert size_outliers(np.log([22.2, 74.7]), np.array([2, 2]), p).tolist() == [True, True]
+    within = np.log([22.0, 22.0 * SIZE_FACTOR * 0.99])
+    assert not size_outliers(within, np.array([2, 2]), p).any()
+    # a third, unsure face is no reference: the two trusted ones still disagree
+    three = np.log([22.2, 74.7, 22.0])
+    assert size_outliers(three, np.array([2, 2, 5]), np.array([1.0, 0.94, 0.3])).tolist()[:2] == [
+        True, True]
+
+
 def test_the_threshold_is_chosen_on_what_read_accepts():
     # gated() zeroes a face refused for its size, so a wrong giant cannot set the threshold
     n = len(FEATURE_NAMES)
