@@ -100,12 +100,17 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
     if not ref.any():
         return np.zeros(len(p), bool)
     out = np.abs(log_size - np.median(log_size[ref])) > np.log(SIZE_FACTOR)
-    # Two references that disagree are both refused: nothing tells which is the die's size. The
-    # median of two lies between them, and a phantom three times the size of the die beside it
-    # (the dark side faces of two dice taken for a two's pips) was within the factor of it.
-    k = np.flatnonzero(ref)
-    if len(k) == 2 and abs(log_size[k[0]] - log_size[k[1]]) > np.log(SIZE_FACTOR):
-        out[k] = True
+    # An even number of references whose two middle ones disagree gives no size: the median lies
+    # between two groups, and a phantom three times the size of the die beside it (the dark side
+    # faces of two dice taken for a two's pips, gate p 0.94) was within the factor of it, and so
+    # was the die. Every face must then be of the size of both middle ones: nothing tells which
+    # is the die's.
+    mid = np.sort(log_size[ref])
+    if len(mid) % 2 == 0:
+        lo, hi = mid[len(mid) // 2 - 1], mid[len(mid) // 2]
+        if hi - lo > np.log(SIZE_FACTOR):
+            out |= (np.abs(log_size - lo) > np.log(SIZE_FACTOR)) | (
+                np.abs(log_size - hi) > np.log(SIZE_FACTOR))
     return out
 
 
