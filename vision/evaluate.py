@@ -81,11 +81,10 @@ def _dist_matrix(a: list[Box], b: list[Box]) -> np.ndarray:
     return out
 
 
-def _oversized(read: Die, label: Box) -> bool:
-    """Whether an accepted read of two pips or more is more than MATCH_SIZE_RATIO times larger
-    than its labelled die's box."""
-    return read.value is not None and read.value >= 2 and (
-        _box(read).size > MATCH_SIZE_RATIO * max(label.size, 1.0))
+def oversized(value: int | None, box: Box, label: Box) -> bool:
+    """Whether a read of ``value`` (two pips or more) in ``box`` is more than MATCH_SIZE_RATIO
+    times larger than the labelled die's box ``label``: no read of that die's face."""
+    return value is not None and value >= 2 and box.size > MATCH_SIZE_RATIO * max(label.size, 1.0)
 
 
 def match(
@@ -168,8 +167,12 @@ def score(sample: Sample, reading: Reading, training: bool = False) -> ImageScor
 def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore:
     labels = [d.box for d in sample.dice]
     preds = list(reading.dice)
+    # a read of the die's value and size is preferred to a giant centred on it (oversized)
+    big = np.array([[oversized(d.value, _box(d), lab.box) for d in preds] for lab in sample.dice],
+                   bool).reshape(len(labels), len(preds))
     agree = np.array([[d.value == lab.value for d in preds] for lab in sample.dice], bool)
-    pairs = match(labels, [_box(d) for d in preds], agree=agree.reshape(len(labels), len(preds)))
+    agree = agree.reshape(len(labels), len(preds)) & ~big
+    pairs = match(labels, [_box(d) for d in preds], agree=agree)
     matched_pred = {j for _, j in pairs}
     right = flagged = wrong = raw_right = 0
     outcomes = []
@@ -180,12 +183,13 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
             outcomes.append(DieOutcome(lab.box.size, "missed", lab.value))
             continue
         d = preds[j]
-        size = max(_box(d).size, lab.box.size)
-        raw_right += d.value == lab.value
+        # a giant is no read of this die: counted at the die's size, and never a right layout
+        size = lab.box.size if big[i, j] else max(_box(d).size, lab.box.size)
+        raw_right += bool(agree[i, j])
         if d.flags:
             flagged += 1
             outcomes.append(DieOutcome(size, "flagged", lab.value))
-        elif d.value == lab.value and not _oversized(d, lab.box):
+        elif agree[i, j]:
             right += 1
             outcomes.append(DieOutcome(size, "right", lab.value))
         else:
@@ -193,7 +197,13 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
             outcomes.append(DieOutcome(size, "wrong", lab.value))
     rest = [j for j in range(len(preds)) if j not in matched_pred]
     rest_boxes = [_box(preds[j]) for j in rest]
-    on_ignored = {rest[j] for _, j in match(list(sample.ignored), rest_boxes)}
+    # an accepted giant beside an ignored die (a cocked or off-table one on a render) is no read
+    # of it: it stays a phantom
+    on_ignored = {
+        rest[j] for i, j in match(list(sample.ignored), rest_boxes)
+        if preds[rest[j]].flags
+        or not oversized(preds[rest[j]].value, rest_boxes[j], sample.ignored[i])
+    }
     on_others = {rest[j] for _, j in match(list(sample.others), rest_boxes)}
     phantom = [j for j in rest if j not in on_ignored and not preds[j].flags]
     # a flagged polyhedral die is what the issue asks for; a flag on bare table is a false alarm

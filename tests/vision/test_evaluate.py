@@ -333,3 +333,29 @@ def test_a_ones_size_and_a_flagged_giant_are_left_alone():
     giant = Die(2, 0.4, (-35, -35, 90, 90), (10.0, 10.0), (UNCERTAIN,))
     sc = score(boxed((2, 0, 0)), reading(giant))
     assert (sc.right, sc.wrong, sc.flagged, sc.found) == (0, 0, 1, 1)
+
+
+def test_a_giant_does_not_take_the_match_from_the_dies_own_read():
+    # the die's own read (right, a little off centre) and a giant nearer its centre
+    own = die(2, 4, 0)
+    giant = Die(2, 0.94, (-37, -37, 90, 90), (8.0, 8.0), ())
+    sc = score(boxed((2, 0, 0)), reading(giant, own))
+    # the die is read right; the giant is an accepted phantom (one error, not two)
+    assert (sc.right, sc.wrong, sc.phantom) == (1, 0, 1)
+
+
+def test_a_giant_is_counted_at_the_dies_size_and_is_no_right_layout():
+    giant = Die(2, 0.94, (-35, -35, 90, 90), (10.0, 10.0), ())
+    sc = score(boxed((2, 0, 0)), reading(giant))
+    assert sc.raw_right == 0
+    assert [(o.size, o.outcome) for o in sc.dice] == [(20, "wrong")]
+
+
+def test_an_accepted_giant_beside_an_ignored_die_is_a_phantom():
+    # an ignored box (a cocked or off-table die of a render scored on its flat dice alone)
+    giant = Die(2, 0.94, (-35, -35, 90, 90), (10.0, 10.0), ())
+    sc = score(boxed(ignored=[(0, 0)]), reading(giant))
+    assert sc.phantom == 1
+    # a read of the ignored die's size there is neither right nor wrong
+    sc = score(boxed(ignored=[(0, 0)]), reading(die(2, 0, 0)))
+    assert sc.phantom == 0
