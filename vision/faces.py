@@ -111,6 +111,9 @@ _LAYOUTS: dict[int, tuple[int, ...]] = {
 }
 
 
+#: A two of the middle-row design: its pips at cells 3 and 5 (:func:`row_two`).
+ROW_TWO = (3, 5)
+
 #: The face's corners in face coordinates.
 SQUARE = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float32)
 
@@ -129,6 +132,8 @@ class FaceCandidate:
     n_read: int | None = None  # the pip count whose layout was fitted
     #: a six's columns, as a fraction of the corner pips' offset (:data:`SIX_COLUMNS`); 1 else
     columns: float = 1.0
+    #: a two whose pips lie along the face's middle row (cells 3 and 5), not on its diagonal
+    row: bool = False
 
     def corners(self) -> np.ndarray:
         return SQUARE @ self.frame.T + np.asarray(self.center, np.float32)
@@ -431,6 +436,44 @@ def read_face(
     )
 
 
+#: A row two's body (:func:`die_body`) is searched this many of its half-sides around it, and must
+#: be of its frame's size within this factor: the frame is measured from the pips alone.
+ROW_BODY_REACH = 2.5
+ROW_BODY_SIZE = 1.5
+
+
+def row_two(image: np.ndarray, gray: np.ndarray, pips: Pips, face: FaceCandidate) -> FaceCandidate:
+    """A two read as a face of the middle-row layout (its pips at cells 3 and 5, as some dice have
+    them, :data:`ROW_TWO`) when the die's outline runs square to that frame rather than to the
+    diagonal one (:func:`edge_alignment`), and the die's body is found around the pips, of the
+    frame's size and centred on it (:func:`die_body`). Two blobs along a cloth's stripe have
+    edges square to such a frame too, but no body: the cloth runs on."""
+    a, b = face.frame[:, 0], face.frame[:, 1]
+    # the diagonal frame maps (+o, +o) to half the pips' vector: the row frame maps (+o, 0) there
+    e1 = a + b
+    e2 = np.array([-e1[1], e1[0]], np.float32)
+    if float(a[0] * b[1] - a[1] * b[0]) < 0:
+        e2 = -e2
+    frame = np.stack([e1, e2], axis=1).astype(np.float32)
+    if edge_alignment(gray, frame, face.center, 2) <= max(
+        edge_alignment(gray, face.frame, face.center, 2), 0.0
+    ):
+        return face
+    hs = float(np.sqrt(abs(np.linalg.det(frame))))
+    idx = face.pips
+    body = die_body(
+        image, pips.xy[idx], pips.radius[idx], face.center, pips.ring[idx].mean(axis=0),
+        float(np.median(pips.contrast[idx])), ROW_BODY_REACH * hs,
+    )
+    if (
+        body is None
+        or not 1 / ROW_BODY_SIZE <= body[0] / hs <= ROW_BODY_SIZE
+        or body[1] >= BODY_OFFSET * body[0]
+    ):
+        return face
+    return replace(face, frame=frame, half_side=hs, row=True)
+
+
 def describe(
     image: np.ndarray,
     gray: np.ndarray,
@@ -449,6 +492,11 @@ def describe(
     are dots too. ``ragged``: the blobs that failed only the pips' solidity test
     (:func:`vision.pips.find_blobs`), counted too beside a lone pip (``one_crowded``)."""
     out = []
+    turned = [
+        row_two(image, gray, pips, f) if f.value == 2 and len(f.pips) == 2 else f for f in faces
+    ]
+    original = {id(t): f for t, f in zip(turned, faces, strict=True)}
+    faces = turned
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
     # small dice taken for pips, or a pattern.
     sizes = np.array([f.half_side for f in faces if f.n_read and 2 <= f.n_read <= 6])
@@ -465,14 +513,17 @@ def describe(
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
         centre = np.asarray(f.center)
         feats = _features(
-            image, gray, pips, f.pips, v, f.frame, centre, f.residual, blobs, f.columns, rough
+            image, gray, pips, f.pips, v, f.frame, centre, f.residual, blobs, f.columns, rough,
+            f.row,
         )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
         feats["face_beyond"] = face_beyond(
             f, feats["pip_shape"], rivals, centres, unit, _med(pips.radius[f.pips])
         )
-        feats["face_overlap"] = face_overlap(f, other_centres, layout_pips, position.get(id(f)))
+        feats["face_overlap"] = face_overlap(
+            f, other_centres, layout_pips, position.get(id(original[id(f)]))
+        )
         out.append(replace(f, features=feats))
     # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
     # never evidence for the models, only for telling the dice of one set apart (vision.gate).
@@ -1087,7 +1138,7 @@ class _Blobs:
 
 def _features(
     image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _Blobs, columns: float,
-    rough: _Blobs | None = None,
+    rough: _Blobs | None = None, row: bool = False,
 ) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]
@@ -1165,7 +1216,7 @@ def _features(
     pipness = (g - face_g) * pol / c_div
     if value is not None and 1 <= value <= 6:
         occ = np.zeros(9, bool)
-        occ[list(_LAYOUTS[value])] = True
+        occ[list(ROW_TWO if row else _LAYOUTS[value])] = True
         if value == 1:
             # rotation unknown: check rings of radius PIP_OFFSET and PIP_OFFSET*sqrt(2)
             empt = (g_all[n_c : n_c + n_r] - face_g) * pol / c_div
