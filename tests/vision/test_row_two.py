@@ -4,12 +4,16 @@ found around the pips, and never so for two blobs on a cloth's stripe."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from tests.vision.drawn import FACE, PIP, TABLE, lens
 from vision import pipeline, read
 from vision.faces import edge_alignment
+from vision.gate import default_gate
+from vision.model import default_model
 
 HALF, PIP_R, OFF = 40, 7, 22  # OFF: PIP_OFFSET x HALF
 
@@ -72,16 +76,65 @@ def test_two_blobs_on_a_cloths_stripes_are_no_row_two():
     assert not [d for d in read(img).dice if not d.flags]
 
 
-def test_a_sixs_middle_row_alone_is_not_accepted_as_a_two():
-    # a six whose four corner pips are too faint to be found as pips, its middle row dark: the
-    # row two's corner cells are half-way to the pips' grey, a pip missed (vision.gate.RULES)
+def test_a_sixs_middle_row_alone_is_not_a_row_two():
+    # a six whose four corner pips are too faint to be found as pips (15 grey levels under its
+    # face, the pip finder wants 25), its middle row dark: the row's corner cells are not plain
+    # (ROW_PLAIN: the pip finder's 12-level offset)
     img = np.full((300, 300, 3), TABLE, np.uint8)
     _die(img, (150, 150), [(-OFF, -OFF), (OFF, -OFF), (-OFF, OFF), (OFF, OFF)],
-         pip_grey=FACE - 60)
+         pip_grey=FACE - 15)
     for dx in (-OFF, OFF):
         cv2.circle(img, (150 + dx, 150), PIP_R, (PIP,) * 3, -1)
     img = lens(img)
+    twos, _ = _faces(img)
+    assert twos and not any(f.row for f in twos)  # the corners are no pips: a two-pip face
     assert not [d for d in read(img).dice if not d.flags and d.value == 2]
+    # the same die with plain corners is a row two (the premise)
+    plain = lens(_die(np.full((300, 300, 3), TABLE, np.uint8), (150, 150), [(-OFF, 0), (OFF, 0)]))
+    assert any(f.row for f in _faces(plain)[0])
+
+
+def test_two_dice_showing_1_side_by_side_are_no_row_two():
+    # the review's scene: two touching white dice showing 1, lined up, turned 15 degrees. Their
+    # pips are a row two's and their bodies one bounded region, but twice as long as it is wide.
+    img = np.full((300, 300, 3), 120, np.uint8)
+    t = np.deg2rad(15)
+    u = np.array([np.cos(t), np.sin(t)])
+    for s in (-1, 1):
+        c = np.array([150.0, 150.0]) + s * 30 * u
+        box = cv2.boxPoints((tuple(c), (60, 60), 15)).round().astype(np.int32)
+        cv2.fillConvexPoly(img, box, (235,) * 3, cv2.LINE_AA)
+        cv2.circle(img, tuple(c.round().astype(int)), 8, (25,) * 3, -1, cv2.LINE_AA)
+    img = lens(img)
+    twos, _ = _faces(img)
+    assert twos and not any(f.row for f in twos)
+    assert not [d for d in read(img).dice if not d.flags and d.value == 2]
+
+
+def test_a_tile_half_again_as_long_as_wide_with_two_dots_is_no_row_two():
+    # a white tile 120 x 80 px (a domino's half, a sticker) with two dots 60 px apart along it: the
+    # row frame's cells lie on the tile, plain, but the tile is no square
+    img = np.full((300, 300, 3), TABLE, np.uint8)
+    cv2.rectangle(img, (90, 110), (210, 190), (FACE,) * 3, -1)
+    for x in (120, 180):
+        cv2.circle(img, (x, 150), PIP_R, (PIP,) * 3, -1)
+    img = lens(img)
+    twos, _ = _faces(img)
+    assert twos and not any(f.row for f in twos)
+    assert not [d for d in read(img).dice if not d.flags and d.value == 2]
+
+
+def test_the_trees_alone_never_accept_a_row_two():
+    # a gate that accepts nothing itself and puts no floor under the trees: the trees accept a
+    # drawn diagonal two, but a row two is the gate's alone
+    gate = replace(default_gate(), accept=1.0, trees_floor=0.0)
+    model = replace(default_model(), accept=0.0)  # and trees sure of every value
+    table = np.full((300, 300, 3), TABLE, np.uint8)
+    diagonal = lens(_die(table.copy(), (150, 150), [(-OFF, -OFF), (OFF, OFF)]))
+    assert [d.value for d in read(diagonal, gate=gate, model=model).dice if not d.flags] == [2]
+    row = lens(_die(table.copy(), (150, 150), [(-OFF, 0), (OFF, 0)]))
+    assert any(f.row for f in _faces(row)[0])
+    assert not [d for d in read(row, gate=gate, model=model).dice if not d.flags]
 
 
 def test_row_two_keeps_a_face_with_no_body():
