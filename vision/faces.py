@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
-from vision.pips import THRESHOLD_OFFSET, Pips, ball_pairs
+from vision.pips import Pips, ball_pairs
 
 #: Pip centre offset from the face centre, as a fraction of the half-side (16 mm die: 4.5 / 8).
 PIP_OFFSET = 0.55
@@ -111,9 +111,6 @@ _LAYOUTS: dict[int, tuple[int, ...]] = {
 }
 
 
-#: A two of the middle-row design: its pips at cells 3 and 5 (:func:`row_two`).
-ROW_TWO = (3, 5)
-
 #: The face's corners in face coordinates.
 SQUARE = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float32)
 
@@ -132,8 +129,6 @@ class FaceCandidate:
     n_read: int | None = None  # the pip count whose layout was fitted
     #: a six's columns, as a fraction of the corner pips' offset (:data:`SIX_COLUMNS`); 1 else
     columns: float = 1.0
-    #: a two whose pips lie along the face's middle row (cells 3 and 5), not on its diagonal
-    row: bool = False
 
     def corners(self) -> np.ndarray:
         return SQUARE @ self.frame.T + np.asarray(self.center, np.float32)
@@ -436,91 +431,6 @@ def read_face(
     )
 
 
-#: A row two's body (:func:`die_body`) must be square: its spread along the row and across it
-#: within this factor of each other (two dice showing 1 lying side by side make one body, twice
-#: as long as wide, whose pips are a row two's). Chosen before measuring: a die seen 35 degrees
-#: off top-down is squeezed to 0.82; steeper views are left to the diagonal reading, which asks.
-ROW_BODY_SQUARE = 1.25
-#: A row two's pips lie nearer the face's centre than a four's corners, as a six's columns may
-#: (:data:`SIX_COLUMNS`, the same range): the die's size is its body's, from the pips' distance
-#: over 2 x PIP_OFFSET (the pips at the corners' offset) to twice that (at half of it).
-ROW_COLUMNS = SIX_COLUMNS
-#: A row two's cells where no pip lies (a six's or a four's corners, the middle) must be plain:
-#: nearer the face's grey than this share of the way to its pips', and than the pip finder's own
-#: offset (``vision.pips.THRESHOLD_OFFSET`` grey levels: a pixel that much darker or lighter than
-#: its neighbourhood may be a pip's). A six whose corner pips are too faint to be found as pips
-#: is not a row two. Chosen before measuring, well under the half-way bound of ``pip_missed``
-#: (:data:`ONE_PLAIN_FACE`), which a missed pip of normal paint passes.
-ROW_PLAIN = 0.15
-
-
-def row_two(image: np.ndarray, gray: np.ndarray, pips: Pips, face: FaceCandidate) -> FaceCandidate:
-    """A two read as a face of the middle-row layout (its pips at cells 3 and 5, as some dice have
-    them, :data:`ROW_TWO`) when the die's body is found around the pips, centred and square
-    (:func:`die_body`, :data:`ROW_BODY_SQUARE`), of a size the pips allow (:data:`ROW_COLUMNS`);
-    the die's outline runs square to the row's frame rather than to the diagonal one, each at its
-    own size (:func:`edge_alignment`); and the cells where the layout has no pip are plain
-    (:data:`ROW_PLAIN`). The face's frame is then the body's size, and its ``columns`` the pips'
-    offset as a fraction of the corners'. Two blobs along a cloth's stripe have edges square to
-    such a frame too, but no body: the cloth runs on."""
-    a, b = face.frame[:, 0], face.frame[:, 1]
-    # the diagonal frame maps (+o, +o) to half the pips' vector: the row frame maps (+o, 0) there
-    e1 = a + b
-    e2 = np.array([-e1[1], e1[0]], np.float32)
-    if float(a[0] * b[1] - a[1] * b[0]) < 0:
-        e2 = -e2
-    at_corners = np.stack([e1, e2], axis=1).astype(np.float32)  # the pips at the corners' offset
-    hs0 = float(np.sqrt(abs(np.linalg.det(at_corners))))
-    idx = face.pips
-    r = pips.radius[idx]
-    # the die's corner is sqrt(2) half-sides out, and the half-side at most hs0 / ROW_COLUMNS[0]
-    reach = 1.6 * hs0 / ROW_COLUMNS[0]
-    body = die_body(
-        image, pips.xy[idx], r, face.center, pips.ring[idx].mean(axis=0),
-        float(np.median(pips.contrast[idx])), reach, axes=at_corners,
-    )
-    if body is None or body[1] >= BODY_OFFSET * body[0]:
-        return face
-    s1, s2 = body[2]
-    if max(s1, s2) > ROW_BODY_SQUARE * min(s1, s2):
-        return face
-    hs = float(np.sqrt(3.0 * s1 * s2))  # a square face's spread along its sides: hs / sqrt 3
-    columns = hs0 / hs
-    # (a body a little smaller than the pips at the corners' offset allow, by the squareness
-    # bound, is measured short: rounded corners; taken at the corners' offset)
-    if not ROW_COLUMNS[0] <= columns <= ROW_COLUMNS[1] * ROW_BODY_SQUARE:
-        return face
-    columns = min(columns, ROW_COLUMNS[1])
-    frame = at_corners / columns
-    hs = hs0 / columns
-    # the checks read_face makes of a face's size
-    if 2 * hs > min(gray.shape[:2]) or not PIP_TO_FACE[0] <= _med(r) / hs <= PIP_TO_FACE[1]:
-        return face
-    # each reading at its own size: a diagonal two's frame fits its die's outline, and a row
-    # two's diagonal frame, 1 / sqrt 2 of the die or less, crosses its outline at 45 degrees
-    if edge_alignment(gray, frame, face.center, 2) <= max(
-        edge_alignment(gray, face.frame, face.center, 2), 0.0
-    ):
-        return face
-    # the cells where the layout has no pip, sampled as the face's features are (_features)
-    ring = pips.ring[idx].mean(axis=0)
-    face_g = float(0.114 * ring[0] + 0.587 * ring[1] + 0.299 * ring[2])
-    pol = float(pips.polarity[idx][0])
-    contrast = max(float(np.median(pips.contrast[idx])), 1.0)
-    empty = [k for k in range(9) if k not in ROW_TWO]
-    cells = (GRID[empty] * np.array([columns, 1.0], np.float32)) @ frame.T
-    pts = (cells + np.asarray(face.center, np.float32))[:, None, :] + (
-        0.5 * _med(r) * _DISC[None, :, :]
-    )
-    h, w = gray.shape[:2]
-    xi = np.clip(np.rint(pts[..., 0]).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.rint(pts[..., 1]).astype(np.int32), 0, h - 1)
-    g = np.median(gray[yi, xi].astype(np.float32), axis=1)
-    if float(((g - face_g) * pol).max()) > min(ROW_PLAIN * contrast, THRESHOLD_OFFSET):
-        return face
-    return replace(face, frame=frame, half_side=hs, row=True, columns=columns)
-
-
 def describe(
     image: np.ndarray,
     gray: np.ndarray,
@@ -539,19 +449,14 @@ def describe(
     are dots too. ``ragged``: the blobs that failed only the pips' solidity test
     (:func:`vision.pips.find_blobs`), counted too beside a lone pip (``one_crowded``)."""
     out = []
-    given = faces
-    faces = [
-        row_two(image, gray, pips, f) if f.value == 2 and len(f.pips) == 2 else f for f in given
-    ]
-    original = {id(t): f for t, f in zip(faces, given, strict=True)}
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
     # small dice taken for pips, or a pattern.
     sizes = np.array([f.half_side for f in faces if f.n_read and 2 <= f.n_read <= 6])
     typical = float(np.median(sizes)) if len(sizes) else None
     centres = np.array([r.center for r in rivals], np.float64).reshape(-1, 2)
     # face_overlap's faces: those found before suppression (else these), their layouts' pips
-    others = list(rivals) or given
-    other_centres = centres if rivals else np.array([g.center for g in given], np.float64)
+    others = list(rivals) or faces
+    other_centres = centres if rivals else np.array([g.center for g in faces], np.float64)
     layout_pips = np.array([len(g.pips) if g.value is not None else 0 for g in others])
     position = {id(g): k for k, g in enumerate(others)}  # a face among them, if it is
     blobs = _Blobs(every if every is not None else pips)
@@ -560,17 +465,14 @@ def describe(
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
         centre = np.asarray(f.center)
         feats = _features(
-            image, gray, pips, f.pips, v, f.frame, centre, f.residual, blobs, f.columns, rough,
-            f.row,
+            image, gray, pips, f.pips, v, f.frame, centre, f.residual, blobs, f.columns, rough
         )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
         feats["face_beyond"] = face_beyond(
             f, feats["pip_shape"], rivals, centres, unit, _med(pips.radius[f.pips])
         )
-        feats["face_overlap"] = face_overlap(
-            f, other_centres, layout_pips, position.get(id(original[id(f)]))
-        )
+        feats["face_overlap"] = face_overlap(f, other_centres, layout_pips, position.get(id(f)))
         out.append(replace(f, features=feats))
     # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
     # never evidence for the models, only for telling the dice of one set apart (vision.gate).
@@ -1042,8 +944,8 @@ ONE_BODY_HALF_SIDE = (2.0, 7.0)
 
 
 def die_body(
-    image: np.ndarray, xy, radius, centre, face, contrast: float, reach: float, axes=None
-) -> tuple | None:
+    image: np.ndarray, xy, radius, centre, face, contrast: float, reach: float
+) -> tuple[float, float] | None:
     """The body of the face whose pips are at ``xy`` (``radius`` px each, ``contrast`` grey levels
     against the ``face`` BGR colour), searched within ``reach`` px of ``centre``: the region of the
     face's colour (:data:`BODY_COLOUR`) that holds its first pip, the pips filled in and thin
@@ -1051,9 +953,7 @@ def die_body(
     (it touches neither the search window nor the photo's edge), big enough to judge, whole and
     square-ish (:data:`BODY_MIN_HALF_SIDE`, :data:`BODY_SOLIDITY`, :data:`BODY_ASPECT`,
     :data:`BODY_FILL`, :data:`BODY_CORNERS`); else None. A speck or a dot on a table has the table
-    around it, not a bounded body. With ``axes`` (2 x 2, its columns directions in the photo),
-    also the body's spread along each (the square root of its second central moment, px): a
-    square of half-side h has h / sqrt(3) along its own sides."""
+    around it, not a bounded body."""
     h, w = image.shape[:2]
     half = int(np.ceil(reach)) + 2
     cx, cy = int(round(centre[0])), int(round(centre[1]))
@@ -1120,13 +1020,7 @@ def die_body(
         return None
     (ox, oy), = local(centre)
     off = np.hypot(m["m10"] / m["m00"] - ox, m["m01"] / m["m00"] - oy)
-    if axes is None:
-        return half_side, float(off) * step
-    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / m["m00"]
-    u = np.asarray(axes, np.float64)
-    u = u / (np.linalg.norm(u, axis=0, keepdims=True) + 1e-12)
-    spread = np.sqrt(np.maximum(np.einsum("ik,ij,jk->k", u, cov, u), 0.0)) * step
-    return half_side, float(off) * step, spread
+    return half_side, float(off) * step
 
 
 def _disc(size: int) -> np.ndarray:
@@ -1193,7 +1087,7 @@ class _Blobs:
 
 def _features(
     image, gray, pips: Pips, idx, value, frame, centre, res, blobs: _Blobs, columns: float,
-    rough: _Blobs | None = None, row: bool = False,
+    rough: _Blobs | None = None,
 ) -> dict:
     r = pips.radius[idx]
     con = pips.contrast[idx]
@@ -1271,7 +1165,7 @@ def _features(
     pipness = (g - face_g) * pol / c_div
     if value is not None and 1 <= value <= 6:
         occ = np.zeros(9, bool)
-        occ[list(ROW_TWO if row else _LAYOUTS[value])] = True
+        occ[list(_LAYOUTS[value])] = True
         if value == 1:
             # rotation unknown: check rings of radius PIP_OFFSET and PIP_OFFSET*sqrt(2)
             empt = (g_all[n_c : n_c + n_r] - face_g) * pol / c_div

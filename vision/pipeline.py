@@ -218,15 +218,12 @@ def read(
             size_outliers(log_size, values, p_gate) | ruled_out(rule_values(feats)) | near_ignored
         )
         by_gate = p_gate > gate.accept
-        # A two read on its middle row's frame (vision.faces.row_two) is the gate's alone: the
-        # trees never saw one in training, and are sure of their patches all the same.
-        row = np.array([f.row for f in faces], bool)
-        trees = (p_val >= thr_accept) & (p_gate >= gate.trees_floor) & ~row
+        trees = (p_val >= thr_accept) & (p_gate >= gate.trees_floor)
         ok = (by_gate | trees) & ~refused & ~is_one
         # A face the trees alone accept must be of the size of the dice the gate accepted (or,
         # with none, of the other accepted dice): vision.gate.size_disagreements.
         ok &= ~size_disagreements(log_size, values, ok, trees & ~by_gate)
-        p_val = np.where(row, p_gate, np.maximum(p_gate, p_val))
+        p_val = np.maximum(p_gate, p_val)
     clock("score")
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
