@@ -58,7 +58,7 @@ SIZE_BINS = (0, 20, 40, 80, 160, 400, 100_000)
 
 #: An accepted read of two pips or more whose box is more than this many times larger than its
 #: labelled die's box is counted wrong, whatever its value: it is no read of that die's face. (A
-#: "two" of two dice's dark side faces, 211 px across and centred on a 55 px die showing 2, was
+#: "two" of two dice's dark side faces, 211 px across and centred on a 60 px die showing 2, was
 #: matched to that die and counted as its right read.) A one's size is inferred from its pip, not
 #: measured, and is left alone; so is a read smaller than its box (a few labels box a one's pip
 #: alone). Matching stays by centre distance alone, so that a flagged face of any size still counts
