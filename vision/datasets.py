@@ -428,7 +428,8 @@ LABEL_FIXES = Path(__file__).with_name("label_fixes.json")
 
 
 def apply_fixes(samples: list[Sample], path: Path = LABEL_FIXES) -> list[Sample]:
-    """The samples with the corrections of ``path`` applied: a value set, or a die added.
+    """The samples with the corrections of ``path`` applied: a value set, a die added, or a box
+    where there is no die removed (``"value": null``).
 
     A correction whose box is no longer found raises: a silently skipped fix would quietly
     change the figures.
@@ -457,7 +458,10 @@ def apply_fixes(samples: list[Sample], path: Path = LABEL_FIXES) -> list[Sample]
                 ]
                 if len(hit) != 1:
                     raise ValueError(f"{path.name}: {s.name}: no one die {fix['was']} at {x},{y}")
-                dice[hit[0]] = replace(dice[hit[0]], value=int(fix["value"]))
+                if fix["value"] is None:
+                    del dice[hit[0]]
+                else:
+                    dice[hit[0]] = replace(dice[hit[0]], value=int(fix["value"]))
             notes = f"{s.notes} label mended: {fix['why']}".strip()
             s = replace(s, dice=tuple(dice), notes=notes)
         out.append(s)
