@@ -242,11 +242,7 @@ def read(
         poly = np.asarray(area, np.float64).reshape(-1, 2) * scale
     else:
         poly = geometry.find_playing_area(work, gray)
-    # a round tray found (an ellipse bounding a region of its own colour) is trusted as one given:
-    # the dice the reader found may all lie off it
-    off = geometry.off_table_flags(
-        kept, poly, given=area is not None or (poly is not None and len(poly) > 4)
-    )
+    off = geometry.off_table_flags(kept, poly, given=area is not None)
     if area is None:
         off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
