@@ -47,7 +47,7 @@ from tqdm import tqdm  # noqa: E402
 
 from vision import datasets as D  # noqa: E402
 from vision import render_eval as RE  # noqa: E402
-from vision.evaluate import match, oversized  # noqa: E402
+from vision.evaluate import match, reads  # noqa: E402
 from vision.faces import FEATURE_NAMES, PATCH  # noqa: E402
 from vision.gate import RULES, TWIN_FEATURES, ruled_out  # noqa: E402
 from vision.model import MODELS_DIR, Head, export_trees, feature_matrix, save_model  # noqa: E402
@@ -109,10 +109,10 @@ def collect(samples: list[D.Sample], desc: str) -> dict[str, np.ndarray]:
         pairs = {}
         if s.has_boxes:  # a folder of values only (kamilpiechowiak) has no per-face targets
             labelled = [d.box for d in s.dice]
-            # a face far larger than the die it is centred on is no read of it (a giant "two"
-            # of two dice's dark side faces): vision.evaluate.oversized, as make eval counts it
-            agree = np.array([[f.value == d.value and not oversized(f.value, b, d.box)
-                               for d in s.dice] for f, b in zip(faces, boxes, strict=True)], bool)
+            # a right read as make eval counts one (a giant "two" of two dice's dark side faces
+            # centred on a die is no read of it): vision.evaluate.reads
+            agree = np.array([[reads(f.value, b, d) for d in s.dice]
+                              for f, b in zip(faces, boxes, strict=True)], bool)
             agree = agree.reshape(len(faces), len(s.dice))
             pairs = dict(match(boxes, labelled, limit=TRAIN_MATCH_DISTANCE, agree=agree))
         feats = feature_matrix([f.features for f in faces])

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from vision.datasets import Box, Sample
+from vision.datasets import Box, LabelledDie, Sample
 from vision.reading import Die, Reading
 
 #: Centres closer than this fraction of the larger box's longer side are the same die. Half a
@@ -85,6 +85,13 @@ def oversized(value: int | None, box: Box, label: Box) -> bool:
     """Whether a read of ``value`` (two pips or more) in ``box`` is more than MATCH_SIZE_RATIO
     times larger than the labelled die's box ``label``: no read of that die's face."""
     return value is not None and value >= 2 and box.size > MATCH_SIZE_RATIO * max(label.size, 1.0)
+
+
+def reads(value: int | None, box: Box, die: LabelledDie) -> bool:
+    """Whether a read of ``value`` in ``box`` is a right read of the labelled ``die``: its value,
+    and not a giant centred on it (:func:`oversized`). ``make eval`` scores by it and
+    ``tools/train.py`` sets the models' targets by it."""
+    return value == die.value and not oversized(value, box, die.box)
 
 
 def match(
@@ -168,10 +175,8 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
     labels = [d.box for d in sample.dice]
     preds = list(reading.dice)
     # a read of the die's value and size is preferred to a giant centred on it (oversized)
-    big = np.array([[oversized(d.value, _box(d), lab.box) for d in preds] for lab in sample.dice],
-                   bool).reshape(len(labels), len(preds))
-    agree = np.array([[d.value == lab.value for d in preds] for lab in sample.dice], bool)
-    agree = agree.reshape(len(labels), len(preds)) & ~big
+    agree = np.array([[reads(d.value, _box(d), lab) for d in preds] for lab in sample.dice], bool)
+    agree = agree.reshape(len(labels), len(preds))
     pairs = match(labels, [_box(d) for d in preds], agree=agree)
     matched_pred = {j for _, j in pairs}
     right = flagged = wrong = raw_right = 0
@@ -184,7 +189,8 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
             continue
         d = preds[j]
         # a giant is no read of this die: counted at the die's size, and never a right layout
-        size = lab.box.size if big[i, j] else max(_box(d).size, lab.box.size)
+        big = oversized(d.value, _box(d), lab.box)
+        size = lab.box.size if big else max(_box(d).size, lab.box.size)
         raw_right += bool(agree[i, j])
         if d.flags:
             flagged += 1
