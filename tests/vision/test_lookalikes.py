@@ -1,0 +1,152 @@
+"""Things on a family table that are not pip dice, pasted into real photos beside real dice, and a
+glare spot on a real die's pip (``lookalikes.py``; twenty-eighth pass, ``docs/vision-passes.md``).
+
+What the reader refuses is tested plainly: a numeral d6, a d20, a LEGO brick and a bead are never
+accepted as pip dice. What a review found it accepting with confidence is kept here as strict
+expected failures, so that each is seen when it is mended (an unexpected pass fails the suite):
+each half of a domino, a die printed on paper, a dark button beside white dice taken for a 1, a
+piece of a pill blister taken for a 4, and a five or a three whose middle pip a glare spot hides.
+In 2D a domino's half and a printed die are faces of a die; telling them apart needs what a
+photo of a die has and a drawing lacks (side faces, the die's height, its shadow).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+
+from tests.vision.lookalikes import (
+    SAMPLES,
+    accepted_on,
+    bead,
+    blister,
+    button,
+    camera,
+    d20,
+    domino,
+    free_spots,
+    glare,
+    lego,
+    numeral_die,
+    paste,
+    photo,
+    printed_die,
+)
+from vision import read
+
+PHOTOS = (
+    "matteop65-dice_10",
+    "matteop65-valid_80",
+    "nell-byler-IMG_20191208_112010",
+    "nell-byler-IMG_20191209_100216",
+)
+
+#: Each object and its width in dice of the photo: a numeral d6 and a d20 of the dice's size, a
+#: 2 x 2 LEGO brick (a die's size, its studs at a four's corners), a bead of a pip's size.
+REFUSED = {
+    "numeral d6": (lambda: numeral_die(5), 1.0),
+    "d20": (lambda: d20(17), 1.0),
+    "LEGO 2x2": (lambda: lego(2, 2), 1.0),
+    "bead": (lambda: bead(), 0.28),
+}
+
+
+def scene(name: str, obj, width_dice: float, spot: int = 0, tilt: float = 0.0, seed: int = 0):
+    """The photo ``name`` with ``obj`` pasted at its ``spot``-th free place (turned 20 degrees,
+    seen ``tilt`` degrees off top-down), through a camera: the image and the object's corners."""
+    img, size = photo(name)
+    width = width_dice * size
+    spots = free_spots(name, width, size)
+    if len(spots) <= spot:
+        raise ValueError(f"no free place {spot} for the object on {name}")
+    corners = paste(img, obj, spots[spot], width, rot=20.0, tilt=tilt)
+    return camera(img, seed=seed), corners
+
+
+@cache
+def _accepted_as_given(name: str) -> int:
+    img, _ = photo(name)
+    return sum(not d.flags for d in read(camera(img)).dice)
+
+
+@pytest.mark.parametrize("tilt", [0.0, 30.0])
+@pytest.mark.parametrize("name", PHOTOS)
+@pytest.mark.parametrize("kind", list(REFUSED))
+def test_a_lookalike_that_is_no_pip_die_is_never_accepted(kind, name, tilt):
+    make, width = REFUSED[kind]
+    img, corners = scene(name, make(), width, tilt=tilt)
+    reading = read(img)
+    wrong = accepted_on(reading, corners)
+    assert not wrong, f"{kind} on {name} accepted as {[(d.value, d.confidence) for d in wrong]}"
+    # and the photo's own dice are still read: the scene did not blind the reader
+    if _accepted_as_given(name):
+        assert any(not d.flags for d in reading.dice)
+
+
+def known_error(why: str):
+    """A confident error the review found (strict: mending it fails the suite until the mark
+    goes); only the test's assertion counts, not an error in building the scene."""
+    return pytest.mark.xfail(strict=True, raises=AssertionError, reason=why)
+
+
+NOT_A_DIE = known_error(
+    "accepted with confidence (twenty-eighth pass review): nothing in 2D tells this from a die's "
+    "face yet (its side faces, height or shadow are not measured)"
+)
+
+
+@NOT_A_DIE
+@pytest.mark.parametrize(
+    "name, a, b",
+    [("matteop65-dice_10", 1, 4), ("nell-byler-IMG_20191209_100216", 5, 5)],
+)
+def test_a_domino_is_not_read_as_two_dice(name, a, b):
+    img, corners = scene(name, domino(a, b), 2.0)
+    assert not accepted_on(read(img), corners)
+
+
+@NOT_A_DIE
+@pytest.mark.parametrize(
+    "name, value", [("matteop65-valid_80", 3), ("nell-byler-IMG_20191208_112010", 5)]
+)
+def test_a_die_printed_on_paper_is_not_read_as_a_die(name, value):
+    img, corners = scene(name, printed_die(value), 0.75)
+    assert not accepted_on(read(img), corners)
+
+
+@NOT_A_DIE
+def test_a_dark_button_beside_white_dice_is_not_a_one():
+    # a 4-hole button a pip and a half across, on the light wood of matteop65 (twin: a white die)
+    img, corners = scene("matteop65-valid_80", button(), 0.3, spot=1, seed=1)
+    assert not accepted_on(read(img), corners)
+
+
+@NOT_A_DIE
+def test_a_piece_of_a_pill_blister_is_not_a_four():
+    img, corners = scene("matteop65-dice_10", blister(), 1.6)
+    assert not accepted_on(read(img), corners)
+
+
+@known_error(
+    "a glare spot that hides a pip leaves a face of one pip fewer, accepted with confidence "
+    "(twenty-eighth pass review): an empty cell brighter than the face is not questioned"
+)
+@pytest.mark.parametrize("name, die", [("matteop65-five_30", 2), ("matteop65-six_52", 2)])
+def test_a_glare_spot_hiding_the_middle_pip_is_not_read_as_one_pip_less(name, die):
+    # matteop65's boxes hold the pips: the middle pip of a five or a three is the box's centre
+    label = json.loads((SAMPLES / f"{name}.json").read_text())
+    x, y, w, h = label["dice"][die]["box"]
+    value = label["dice"][die]["value"]
+    if value not in (3, 5):
+        raise ValueError(f"{name} die {die} shows {value}: no middle pip to hide")
+    img, size = photo(name)
+    centre = (x + w / 2, y + h / 2)
+    reading = read(camera(glare(img, centre, 0.13 * size)))
+    wrong = [
+        d for d in reading.dice
+        if not d.flags and d.value != value
+        and abs(d.center[0] - centre[0]) < size / 2 and abs(d.center[1] - centre[1]) < size / 2
+    ]
+    assert not wrong, [(d.value, d.confidence) for d in wrong]
