@@ -655,6 +655,7 @@ FEATURE_NAMES = (
     "pips_uneven",
     "pips_unread",
     "pip_missed",
+    "pip_glared",
     "face_overlap",
     "face_l",
     "face_a",
@@ -752,6 +753,14 @@ _RING1 = np.concatenate(
 #: the way to the pip's colour. The same bound on an empty cell of a face of 2-6 pips is a missed
 #: pip (``pip_missed``, vision.gate.RULES).
 ONE_PLAIN_FACE = 0.5
+#: A grey level this bright is the camera's sensor clipped (255, less what JPEG takes off): a
+#: glare spot of a lamp on a glossy die. Where the layout has no pip, such a spot may hide one (a
+#: five's middle pip, and the five is read as a four), so a face with one there is not vouched for
+#: (``pip_glared``, vision.gate.RULES) ...
+CLIPPED = 250
+#: ... unless the face itself is about as bright (a white face overexposed): then a glare spot
+#: there shows nothing the face does not.
+FACE_UNCLIPPED = 240
 #: The pips of one face are of one size: a face whose pips' radii vary more than this (their
 #: coefficient of variation, ``radius_cv``) is most likely characters of printed text or pips of
 #: two dice, and is never accepted (``pips_uneven``, vision.gate.RULES). Chosen on the licensed
@@ -1177,6 +1186,8 @@ def _features(
         else:
             empt = pipness[~occ]
             f["empty_cells_worst"] = float(empt.max())
+            # a cell whose middle (the median of its samples) the sensor clipped: glare
+            f["pip_glared"] = float(face_g <= FACE_UNCLIPPED and bool((g[~occ] >= CLIPPED).any()))
             f["empty_cells_mean"] = float(empt.mean())
         f["pip_cells_worst"] = float(pipness[occ].min())
         # pips of the same kind inside the face that are not in the group

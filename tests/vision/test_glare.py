@@ -1,0 +1,80 @@
+"""A glare spot that the camera's sensor clips, where a face's layout has no pip, may hide a pip:
+such a face is not vouched for (``pip_glared``, ``vision.gate.RULES``). A five whose middle pip a
+lamp's glare hides shows a four's pips, and was accepted as a four at p 1.0 (twenty-eighth pass
+review; ``tests/vision/test_lookalikes.py`` has it on a real photo)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tests.vision.drawn import PIP, lens, sharp_dice
+from vision.faces import CLIPPED, FACE_UNCLIPPED, describe, read_face
+from vision.gate import RULES, rule_values, ruled_out
+from vision.pips import find_pips
+
+HALF, PIP_R, CORNER = 40, 7, 22
+CENTRE = (150, 150)
+FOUR = [(-CORNER, -CORNER), (CORNER, -CORNER), (-CORNER, CORNER), (CORNER, CORNER)]
+
+
+def _die(face: int | None = None, glare_at=None, glare: int = 255) -> np.ndarray:
+    """A die showing five on a grey table (face grey ``face``, default drawn.FACE), with a round
+    glare spot of grey ``glare`` over the pip at ``glare_at`` (an offset from the centre)."""
+    pips = [(dx, dy, PIP_R) for dx, dy in FOUR + [(0, 0)]]
+    img = sharp_dice((300, 300), [(CENTRE, HALF, pips)])
+    if face is not None:  # a brighter face: redraw it, then its pips
+        cv2.rectangle(img, (110, 110), (190, 190), (face,) * 3, -1)
+        for dx, dy, r in pips:
+            cv2.circle(img, (CENTRE[0] + dx, CENTRE[1] + dy), r, (PIP,) * 3, -1)
+    if glare_at is not None:
+        at = (CENTRE[0] + glare_at[0], CENTRE[1] + glare_at[1])
+        cv2.circle(img, at, round(1.6 * PIP_R), (glare,) * 3, -1)
+    return lens(img)
+
+
+def _four(img: np.ndarray):
+    """The face read from the four corner pips, measured among all the image's blobs."""
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    pips = find_pips(img, gray=gray, max_pips=None)
+    want = np.array(FOUR, np.float64) + CENTRE
+    idx = np.array([int(np.argmin(np.hypot(*(pips.xy - w).T))) for w in want])
+    assert np.hypot(*(pips.xy[idx] - want).T).max() < 2  # each corner pip is found where drawn
+    face = read_face(img, gray, pips, idx)
+    return describe(img, gray, pips, [face], every=pips)[0], pips
+
+
+def _rules(face) -> set[str]:
+    row = rule_values([face.features])[0]
+    return {name for name, v in zip(RULES, row, strict=True) if v > 0}
+
+
+def test_a_five_whose_middle_pip_is_under_a_clipped_glare_is_not_a_four():
+    face, pips = _four(_die(glare_at=(0, 0)))
+    assert len(pips) == 4  # the middle pip is gone under the glare: only a four's pips are seen
+    assert face.value == 4
+    assert face.features["pip_glared"] == 1
+    assert _rules(face) == {"pip_glared"}
+    assert ruled_out(rule_values([face.features]))[0]
+
+
+def test_a_four_with_no_glare_is_not_refused():
+    img = sharp_dice((300, 300), [(CENTRE, HALF, [(dx, dy, PIP_R) for dx, dy in FOUR])])
+    face, _ = _four(lens(img))
+    assert face.value == 4 and face.features["pip_glared"] == 0
+    assert not ruled_out(rule_values([face.features]))[0]
+
+
+def test_a_glare_short_of_clipping_is_not_taken_for_one():
+    # a bright spot the sensor did not clip is seen through: this one hides the pip all the same
+    # (it is drawn over it), but the rule is about what the camera cannot see
+    face, _ = _four(_die(glare_at=(0, 0), glare=CLIPPED - 10))
+    assert face.value == 4 and face.features["pip_glared"] == 0
+
+
+def test_a_clipped_spot_on_an_overexposed_face_is_not_a_glare():
+    # a face as bright as the glare shows nothing the glare does not: not refused for it
+    face_grey = FACE_UNCLIPPED + 8
+    assert face_grey < CLIPPED
+    face, _ = _four(_die(face=face_grey, glare_at=(0, 0)))
+    assert face.value == 4 and face.features["pip_glared"] == 0
