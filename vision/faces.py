@@ -761,6 +761,34 @@ CLIPPED = 250
 #: ... unless the face itself is about as bright (a white face overexposed): then a glare spot
 #: there shows nothing the face does not.
 FACE_UNCLIPPED = 240
+
+
+def _hideable() -> dict[int, tuple[int, ...]]:
+    """For each value of two pips or more, the grid cells where pips of a larger face would lie
+    if that face's other pips were hidden: the cells any layout holding this one's pips (turned
+    or mirrored any way a square allows) adds to them. A five or a six is in no larger layout:
+    none. Only a glare there can make a face look like another value (:data:`CLIPPED`)."""
+    xy = {i: (i % 3 - 1, i // 3 - 1) for i in range(9)}
+    at = {v: k for k, v in xy.items()}
+    turns = [lambda x, y: (x, y), lambda x, y: (-y, x), lambda x, y: (-x, -y),
+             lambda x, y: (y, -x)]
+    moves = [t for f in (lambda x, y: (x, y), lambda x, y: (-x, y)) for t in
+             (lambda x, y, f=f, r=r: r(*f(x, y)) for r in turns)]
+    out = {}
+    for v in range(2, 7):
+        own = set(_LAYOUTS[v])
+        cells = set()
+        for w in range(v + 1, 7):
+            for move in moves:
+                placed = {at[move(*xy[i])] for i in _LAYOUTS[w]}
+                if own <= placed:
+                    cells |= placed - own
+        out[v] = tuple(sorted(cells))
+    return out
+
+
+#: :func:`_hideable`, once.
+HIDEABLE = _hideable()
 #: The pips of one face are of one size: a face whose pips' radii vary more than this (their
 #: coefficient of variation, ``radius_cv``) is most likely characters of printed text or pips of
 #: two dice, and is never accepted (``pips_uneven``, vision.gate.RULES). Chosen on the licensed
@@ -1186,8 +1214,12 @@ def _features(
         else:
             empt = pipness[~occ]
             f["empty_cells_worst"] = float(empt.max())
-            # a cell whose middle (the median of its samples) the sensor clipped: glare
-            f["pip_glared"] = float(face_g <= FACE_UNCLIPPED and bool((g[~occ] >= CLIPPED).any()))
+            # a cell where a hidden pip would make this a larger face, whose middle (the median
+            # of its samples) the sensor clipped: glare
+            hide = list(HIDEABLE[value])
+            f["pip_glared"] = float(
+                bool(hide) and face_g <= FACE_UNCLIPPED and bool((g[hide] >= CLIPPED).any())
+            )
             f["empty_cells_mean"] = float(empt.mean())
         f["pip_cells_worst"] = float(pipness[occ].min())
         # pips of the same kind inside the face that are not in the group

@@ -1,7 +1,8 @@
-"""A glare spot that the camera's sensor clips, where a face's layout has no pip, may hide a pip:
-such a face is not vouched for (``pip_glared``, ``vision.gate.RULES``). A five whose middle pip a
-lamp's glare hides shows a four's pips, and was accepted as a four at p 1.0 (twenty-eighth pass
-review; ``tests/vision/test_lookalikes.py`` has it on a real photo)."""
+"""A glare spot that the camera's sensor clips, where a face's layout has no pip and a larger
+face's has, may hide a pip: such a face is not vouched for (``pip_glared``,
+``vision.gate.RULES``). A five whose middle pip a lamp's glare hides shows a four's pips, and was
+accepted as a four at p 1.0 (twenty-eighth pass review; ``tests/vision/test_lookalikes.py`` has
+it on a real photo)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import cv2
 import numpy as np
 
 from tests.vision.drawn import PIP, lens, sharp_dice
-from vision.faces import CLIPPED, FACE_UNCLIPPED, describe, read_face
+from vision.faces import CLIPPED, FACE_UNCLIPPED, HIDEABLE, describe, read_face
 from vision.gate import RULES, rule_values, ruled_out
 from vision.pips import find_pips
 
@@ -78,3 +79,21 @@ def test_a_clipped_spot_on_an_overexposed_face_is_not_a_glare():
     assert face_grey < CLIPPED
     face, _ = _four(_die(face=face_grey, glare_at=(0, 0)))
     assert face.value == 4 and face.features["pip_glared"] == 0
+
+
+def test_only_cells_where_a_hidden_pip_makes_a_larger_face_count():
+    # a five and a six lie in no larger layout; a three only in a five (its other corners); a two
+    # and a four in a three, five or six turned any way
+    assert HIDEABLE == {2: (1, 2, 3, 4, 5, 6, 7), 3: (2, 6), 4: (1, 3, 4, 5, 7), 5: (), 6: ()}
+
+
+def test_a_glare_on_an_empty_cell_of_a_five_is_no_reason_to_refuse_it():
+    # nothing hidden there could make the five another face: not refused (a recall cost only)
+    img = _die(glare_at=(0, -CORNER))  # the top middle cell, between two corner pips
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    pips = find_pips(img, gray=gray, max_pips=None)
+    idx = np.arange(len(pips))
+    assert len(pips) == 5
+    face = describe(img, gray, pips, [read_face(img, gray, pips, idx)], every=pips)[0]
+    assert face.value == 5 and face.features["pip_glared"] == 0
+    assert not ruled_out(rule_values([face.features]))[0]
