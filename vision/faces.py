@@ -768,22 +768,21 @@ def _hideable() -> dict[int, tuple[int, ...]]:
     if that face's other pips were hidden: the cells any layout holding this one's pips (turned
     or mirrored any way a square allows) adds to them. A five or a six is in no larger layout:
     none. Only a glare there can make a face look like another value (:data:`CLIPPED`)."""
-    xy = {i: (i % 3 - 1, i // 3 - 1) for i in range(9)}
-    at = {v: k for k, v in xy.items()}
-    turns = [lambda x, y: (x, y), lambda x, y: (-y, x), lambda x, y: (-x, -y),
-             lambda x, y: (y, -x)]
-    moves = [t for f in (lambda x, y: (x, y), lambda x, y: (-x, y)) for t in
-             (lambda x, y, f=f, r=r: r(*f(x, y)) for r in turns)]
+    xy = [tuple(int(c) for c in np.sign(p)) for p in GRID]
+    cell = {p: i for i, p in enumerate(xy)}
+    # the square's 8 symmetries: either axis mirrored, and the axes swapped or not
+    moves = [(sx, sy, swap) for sx in (1, -1) for sy in (1, -1) for swap in (False, True)]
+
+    def placed(layout, move) -> set[int]:
+        sx, sy, swap = move
+        at = ((sx * xy[i][0], sy * xy[i][1]) for i in layout)
+        return {cell[(y, x) if swap else (x, y)] for x, y in at}
+
     out = {}
     for v in range(2, 7):
         own = set(_LAYOUTS[v])
-        cells = set()
-        for w in range(v + 1, 7):
-            for move in moves:
-                placed = {at[move(*xy[i])] for i in _LAYOUTS[w]}
-                if own <= placed:
-                    cells |= placed - own
-        out[v] = tuple(sorted(cells))
+        bigger = (placed(_LAYOUTS[w], m) for w in range(v + 1, 7) for m in moves)
+        out[v] = tuple(sorted(set().union(*(c - own for c in bigger if own <= c))))
     return out
 
 
@@ -1216,10 +1215,8 @@ def _features(
             f["empty_cells_worst"] = float(empt.max())
             # a cell where a hidden pip would make this a larger face, whose middle (the median
             # of its samples) the sensor clipped: glare
-            hide = list(HIDEABLE[value])
-            f["pip_glared"] = float(
-                bool(hide) and face_g <= FACE_UNCLIPPED and bool((g[hide] >= CLIPPED).any())
-            )
+            glared = (g[list(HIDEABLE[value])] >= CLIPPED).any()
+            f["pip_glared"] = float(face_g <= FACE_UNCLIPPED and bool(glared))
             f["empty_cells_mean"] = float(empt.mean())
         f["pip_cells_worst"] = float(pipness[occ].min())
         # pips of the same kind inside the face that are not in the group
