@@ -8,8 +8,9 @@ from collections.abc import Iterable, Sequence
 import cv2
 import numpy as np
 
-from vision.faces import one_body
-from vision.pips import Pips
+from vision.faces import FaceCandidate, describe, one_body, read_face
+from vision.gate import RULES, rule_values
+from vision.pips import Pips, find_pips
 
 TABLE, FACE, PIP = 90, 235, 25
 
@@ -60,3 +61,27 @@ def body_of_one(img: np.ndarray, at, radius: float, face: int = FACE) -> float:
     """:func:`vision.faces.one_body` of a drawn lone pip at ``at`` of ``radius`` px, on a face of
     grey ``face`` (its contrast against the drawn pips' grey)."""
     return one_body(img, at, float(radius), (float(face),) * 3, float(face - PIP))
+
+
+def read_drawn(
+    img: np.ndarray, centre, offsets: Sequence[tuple[int, int]] | None = None
+) -> tuple[FaceCandidate, Pips]:
+    """The face read from the blobs found at ``offsets`` from ``centre`` alone (each within 2 px
+    of where it was drawn; as a grouping that missed the rest would), or from every blob found
+    when None, measured among all the image's blobs; and those blobs."""
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    pips = find_pips(img, gray=gray, max_pips=None)
+    if offsets is None:
+        idx = np.arange(len(pips))
+    else:
+        want = np.array(offsets, np.float64) + centre
+        idx = np.array([int(np.argmin(np.hypot(*(pips.xy - w).T))) for w in want])
+        assert np.hypot(*(pips.xy[idx] - want).T).max() < 2  # each pip is found where drawn
+    face = read_face(img, gray, pips, idx)
+    return describe(img, gray, pips, [face], every=pips)[0], pips
+
+
+def rules_of(face: FaceCandidate) -> set[str]:
+    """The rules (vision.gate.RULES) that refuse ``face``."""
+    row = rule_values([face.features])[0]
+    return {name for name, v in zip(RULES, row, strict=True) if v > 0}

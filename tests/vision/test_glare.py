@@ -9,10 +9,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tests.vision.drawn import PIP, lens, sharp_dice
-from vision.faces import CLIPPED, FACE_UNCLIPPED, HIDEABLE, describe, read_face
-from vision.gate import RULES, rule_values, ruled_out
-from vision.pips import find_pips
+from tests.vision.drawn import PIP, lens, read_drawn, rules_of, sharp_dice
+from vision.faces import CLIPPED, FACE_UNCLIPPED, HIDEABLE
+from vision.gate import rule_values, ruled_out
 
 HALF, PIP_R, CORNER = 40, 7, 22
 CENTRE = (150, 150)
@@ -36,18 +35,7 @@ def _die(face: int | None = None, glare_at=None, glare: int = 255) -> np.ndarray
 
 def _four(img: np.ndarray):
     """The face read from the four corner pips, measured among all the image's blobs."""
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    pips = find_pips(img, gray=gray, max_pips=None)
-    want = np.array(FOUR, np.float64) + CENTRE
-    idx = np.array([int(np.argmin(np.hypot(*(pips.xy - w).T))) for w in want])
-    assert np.hypot(*(pips.xy[idx] - want).T).max() < 2  # each corner pip is found where drawn
-    face = read_face(img, gray, pips, idx)
-    return describe(img, gray, pips, [face], every=pips)[0], pips
-
-
-def _rules(face) -> set[str]:
-    row = rule_values([face.features])[0]
-    return {name for name, v in zip(RULES, row, strict=True) if v > 0}
+    return read_drawn(img, CENTRE, FOUR)
 
 
 def test_a_five_whose_middle_pip_is_under_a_clipped_glare_is_not_a_four():
@@ -55,7 +43,7 @@ def test_a_five_whose_middle_pip_is_under_a_clipped_glare_is_not_a_four():
     assert len(pips) == 4  # the middle pip is gone under the glare: only a four's pips are seen
     assert face.value == 4
     assert face.features["pip_glared"] == 1
-    assert _rules(face) == {"pip_glared"}
+    assert rules_of(face) == {"pip_glared"}
     assert ruled_out(rule_values([face.features]))[0]
 
 
@@ -90,10 +78,7 @@ def test_only_cells_where_a_hidden_pip_makes_a_larger_face_count():
 def test_a_glare_on_an_empty_cell_of_a_five_is_no_reason_to_refuse_it():
     # nothing hidden there could make the five another face: not refused (a recall cost only)
     img = _die(glare_at=(0, -CORNER))  # the top middle cell, between two corner pips
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    pips = find_pips(img, gray=gray, max_pips=None)
-    idx = np.arange(len(pips))
+    face, pips = read_drawn(img, CENTRE)
     assert len(pips) == 5
-    face = describe(img, gray, pips, [read_face(img, gray, pips, idx)], every=pips)[0]
     assert face.value == 5 and face.features["pip_glared"] == 0
     assert not ruled_out(rule_values([face.features]))[0]

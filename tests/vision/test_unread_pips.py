@@ -8,9 +8,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tests.vision.drawn import drawn_dice
+from tests.vision.drawn import drawn_dice, read_drawn, rules_of
 from vision.faces import describe, read_face
-from vision.gate import RULES, rule_values, ruled_out
+from vision.gate import rule_values, ruled_out
 from vision.pips import find_pips
 
 HALF, PIP_R, CORNER = 40, 7, 22
@@ -31,25 +31,14 @@ DIAGONAL = [(-CORNER, -CORNER), (0, 0), (CORNER, CORNER)]
 def _read(img: np.ndarray, offsets: list[tuple[int, int]]):
     """The face read from the blobs at ``offsets`` alone (as a grouping that missed the rest
     would), measured among all the image's blobs."""
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    pips = find_pips(img, gray=gray, max_pips=None)
-    want = np.array(offsets, np.float64) + CENTRE
-    idx = np.array([int(np.argmin(np.hypot(*(pips.xy - w).T))) for w in want])
-    assert np.hypot(*(pips.xy[idx] - want).T).max() < 2  # each pip is found where it was drawn
-    face = read_face(img, gray, pips, idx)
-    return describe(img, gray, pips, [face], every=pips)[0]
-
-
-def _rules(face) -> set[str]:
-    row = rule_values([face.features])[0]
-    return {name for name, v in zip(RULES, row, strict=True) if v > 0}
+    return read_drawn(img, CENTRE, offsets)[0]
 
 
 def test_a_five_s_diagonal_is_not_a_three():
     face = _read(_die(FIVE), DIAGONAL)
     assert face.value == 3
     assert face.features["pips_unread"] == 2  # the five's other corners
-    assert "pips_unread" in _rules(face) and ruled_out(rule_values([face.features]))[0]
+    assert "pips_unread" in rules_of(face) and ruled_out(rule_values([face.features]))[0]
 
 
 def test_a_three_breaks_neither_rule():
@@ -73,7 +62,7 @@ def test_a_three_whose_middle_pip_was_missed_is_not_a_two():
     assert face.value == 2
     assert face.features["pips_unread"] == 0
     assert face.features["pip_missed"] == 1
-    assert _rules(face) == {"pip_missed"}
+    assert rules_of(face) == {"pip_missed"}
     two = _read(_die(corners), corners)
     assert two.value == 2 and two.features["pip_missed"] == 0
     assert not ruled_out(rule_values([two.features]))[0]
@@ -86,7 +75,7 @@ def test_a_close_columned_six_s_column_is_not_a_three():
     six = [(sx, y) for sx in (-x, x) for y in (-CORNER, 0, CORNER)]
     face = _read(_die(six), [(-x, -CORNER), (-x, 0), (-x, CORNER)])
     assert face.value == 3
-    assert _rules(face) == {"pips_unread"}
+    assert rules_of(face) == {"pips_unread"}
 
 
 def test_a_pip_found_twice_is_not_a_pip_unread():
