@@ -229,12 +229,17 @@ def camera(img: np.ndarray, seed: int = 0, blur: float = 0.6, noise: float = 2.0
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
+def label(name: str) -> dict:
+    """The label of the photo ``name`` of ``sample_images/``."""
+    return json.loads((SAMPLES / f"{name}.json").read_text())
+
+
 def photo(name: str) -> tuple[np.ndarray, float]:
     """A photo of ``sample_images/`` and its dice's median size in px (the longer side of their
     label boxes; pips-only boxes grown to the die)."""
-    label = json.loads((SAMPLES / f"{name}.json").read_text())
-    sizes = [max(d["box"][2], d["box"][3]) for d in label["dice"]]
-    grow = 1.25 if label.get("boxes") == "pips" else 1.0
+    lab = label(name)
+    sizes = [max(d["box"][2], d["box"][3]) for d in lab["dice"]]
+    grow = 1.25 if lab.get("boxes") == "pips" else 1.0
     return cv2.imread(str(SAMPLES / f"{name}.jpg")), float(np.median(sizes)) * grow
 
 
@@ -259,9 +264,9 @@ def glare(img: np.ndarray, centre, radius: float) -> np.ndarray:
 def free_spots(name: str, width: float, size: float, n: int = 2) -> list[tuple[float, float]]:
     """Up to ``n`` places on a 3 x 3 grid of the photo ``name`` where an object ``width`` px wide
     lies whole in the photo and clear of every labelled die (of ``size`` px) by 1.5 dice."""
-    label = json.loads((SAMPLES / f"{name}.json").read_text())
-    w, h = label["width"], label["height"]
-    dice = [(b[0] + b[2] / 2, b[1] + b[3] / 2) for b in (d["box"] for d in label["dice"])]
+    lab = label(name)
+    w, h = lab["width"], lab["height"]
+    dice = [(b[0] + b[2] / 2, b[1] + b[3] / 2) for b in (d["box"] for d in lab["dice"])]
     spots = [(fx * w, fy * h) for fx in (0.2, 0.5, 0.8) for fy in (0.25, 0.5, 0.75)]
     return [
         (x, y) for x, y in spots

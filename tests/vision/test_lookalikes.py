@@ -14,13 +14,11 @@ photo of a die has and a drawing lacks (side faces, the die's height, its shadow
 
 from __future__ import annotations
 
-import json
 from functools import cache
 
 import pytest
 
 from tests.vision.lookalikes import (
-    SAMPLES,
     accepted_on,
     bead,
     blister,
@@ -30,6 +28,7 @@ from tests.vision.lookalikes import (
     domino,
     free_spots,
     glare,
+    label,
     lego,
     numeral_die,
     paste,
@@ -147,9 +146,9 @@ def test_a_glare_spot_hiding_the_middle_pip_is_not_read_as_one_pip_less(name, di
     # Read as a four or a two at p 1.0 before the pip_glared rule (vision.gate.RULES): the glare
     # clips the cell where the hidden pip was. matteop65's boxes hold the pips: the middle pip of
     # a five or a three is the box's centre.
-    label = json.loads((SAMPLES / f"{name}.json").read_text())
-    x, y, w, h = label["dice"][die]["box"]
-    value = label["dice"][die]["value"]
+    labelled = label(name)["dice"][die]
+    x, y, w, h = labelled["box"]
+    value = labelled["value"]
     if value not in (3, 5):
         raise ValueError(f"{name} die {die} shows {value}: no middle pip to hide")
     img, size = photo(name)
