@@ -756,11 +756,9 @@ ONE_PLAIN_FACE = 0.5
 #: A grey level this bright is the camera's sensor clipped (255, less what JPEG takes off): a
 #: glare spot of a lamp on a glossy die. Where the layout has no pip, such a spot may hide one (a
 #: five's middle pip, and the five is read as a four), so a face with one there is not vouched for
-#: (``pip_glared``, vision.gate.RULES) ...
+#: (``pip_glared``, vision.gate.RULES), unless the face itself is clipped (a white face
+#: overexposed): then a glare spot there shows nothing the face does not.
 CLIPPED = 250
-#: ... unless the face itself is about as bright (a white face overexposed): then a glare spot
-#: there shows nothing the face does not.
-FACE_UNCLIPPED = 240
 
 
 def _hideable() -> dict[int, tuple[int, ...]]:
@@ -1216,7 +1214,7 @@ def _features(
             # a cell where a hidden pip would make this a larger face, whose middle (the median
             # of its samples) the sensor clipped: glare
             glared = (g[list(HIDEABLE[value])] >= CLIPPED).any()
-            f["pip_glared"] = float(face_g <= FACE_UNCLIPPED and bool(glared))
+            f["pip_glared"] = float(face_g < CLIPPED and bool(glared))
             f["empty_cells_mean"] = float(empt.mean())
         f["pip_cells_worst"] = float(pipness[occ].min())
         # pips of the same kind inside the face that are not in the group

@@ -178,8 +178,7 @@ def size_disagreements(log_size, values, accepted, judged) -> np.ndarray:
 #:   pips' colour or more (``faces.ONE_PLAIN_FACE``): a pip the grouping missed.
 #: - ``pip_glared``: a face of 2-4 pips with a cell where its layout has no pip and a larger
 #:   face's has (``faces.HIDEABLE``) that the camera's sensor clipped (``faces.CLIPPED``), on a
-#:   face that is not itself that bright (``faces.FACE_UNCLIPPED``): a glare spot there may hide a
-#:   pip (a five read as a four).
+#:   face the sensor did not clip: a glare spot there may hide a pip (a five read as a four).
 #: - ``face_overlap``: another face that fits a layout with as many pips or more (two at least)
 #:   overlaps this one's square (:func:`vision.faces.face_overlap`): two dice cannot lie in one
 #:   place, so this one is misgrouped (a side face's pips, or a six's columns read as two threes
