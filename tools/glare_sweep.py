@@ -1,14 +1,19 @@
-"""A lamp's glare over a pip, on real photos: how often a five whose middle pip a clipped glare
-spot hides is accepted as a four, and a three as a two (``pip_glared``, ``vision.gate.RULES``).
+"""A lamp's glare on real photos: how often it makes the reader accept a wrong value.
 
-From the training folders only (every third photo of nell-byler and matteop65): each labelled
-five or three that the untouched photo reads right and accepts gets, over its middle pip, a round
-glare spot of the sensor's white (255) at two widths (1.4 and 2.0 pip radii, the pip taken as a
-tenth of the die's box side) and two edges (hard, and feathered by a Gaussian), on the photo as
-taken and on the photo brightened until that die's face is grey 245 (a white die near clipping,
-the case the twenty-eighth pass's review found open). Each scene is read whole, and the die is
-found again by its centre. Prints, per brightness, how many were accepted with the value the
-glare makes (wrong), accepted right, flagged, or not found.
+Two cases, from the training folders only (every third photo of nell-byler and matteop65; each
+labelled die that the untouched photo reads right and accepts, found again by its centre in
+the altered photo, which is read whole):
+
+- **hidden**: a five's or a three's middle pip under a round spot of the sensor's white (255),
+  1.4 and 2.0 pip radii wide, hard and feathered by a Gaussian, on the photo as taken and on the
+  photo brightened until that die's face is grey 245 (a white die near clipping). Read as a four
+  or a two, it is wrong (``pip_glared``, ``vision.gate.RULES``).
+- **glint**: a spot of the sensor's white 0.8, 1.0 and 1.3 pip radii wide, hard and feathered, in
+  the middle of a two or a four, on the photo as taken. On a dark die with light pips it looks
+  like one more pip: read as a three or a five, it is wrong (``glint_pip``).
+
+A pip is taken as a tenth of the die's box side. Prints, per case, how many scenes were accepted
+with the value the glare makes (wrong), accepted right, flagged, or not found, and the wrong ones.
 
 Run: ``PYTHONPATH=. python tools/glare_sweep.py [--every N]``. Prints figures; asserts nothing.
 """
@@ -30,9 +35,12 @@ from tqdm import tqdm  # noqa: E402
 from vision import datasets, read  # noqa: E402
 
 FOLDERS = ("nell-byler", "matteop65")  # licensed, trained on: a development sweep, not a check
-BECOMES = {5: 4, 3: 2}  # the middle pip hidden
-WIDTHS = (1.4, 2.0)  # glare radius in pip radii
-FACE_GREY = 245  # the brightened photo's face grey: under the sensor's clip, over 240
+FACE_GREY = 245  # the brightened photo's face grey: under the sensor's clip (250)
+#: case: (the value it alters -> the value it makes, spot widths in pip radii, brightened too)
+CASES = {
+    "hidden": ({5: 4, 3: 2}, (1.4, 2.0), True),
+    "glint": ({2: 3, 4: 5}, (0.8, 1.0, 1.3), False),
+}
 
 
 def _match(reading, box):
@@ -74,45 +82,49 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=3, help="every Nth photo of each folder")
     args = ap.parse_args()
     samples = [s for f in FOLDERS for s in datasets.load(f)[:: args.every]]
-    counts: dict[str, Counter] = {"as taken": Counter(), "face grey 245": Counter()}
+    counts: dict[str, Counter] = {}
     wrong: list[str] = []
     for s in tqdm(samples, desc="glare sweep", unit="photo"):
         img = cv2.imread(str(s.image))
         if img is None:
             continue
         base = read(img)
-        for lab in s.dice:
-            if lab.value not in BECOMES or lab.box is None:
-                continue
-            die = _match(base, lab.box)
-            if die is None or die.flags or die.value != lab.value:
-                continue  # only dice read right to begin with
-            pip_r = 0.1 * max(die.box[2], die.box[3])
-            for name, photo in (("as taken", img), ("face grey 245", _brightened(img, die))):
-                if photo is None:
-                    counts[name]["already brighter"] += len(WIDTHS) * 2
+        for case, (becomes, widths, brighten) in CASES.items():
+            for lab in s.dice:
+                if lab.value not in becomes or lab.box is None:
                     continue
-                for width in WIDTHS:
-                    for feathered in (False, True):
-                        got = _match(read(_glare(photo, die.center, width * pip_r, feathered)),
-                                     lab.box)
-                        if got is None:
-                            counts[name]["not found"] += 1
-                        elif got.flags:
-                            counts[name]["flagged"] += 1
-                        elif got.value == lab.value:
-                            counts[name]["accepted right"] += 1
-                        else:
-                            counts[name][
-                                "accepted as the glare makes it (wrong)"
-                                if got.value == BECOMES[lab.value]
-                                else "accepted, other wrong value"
-                            ] += 1
-                            wrong.append(f"{s.name} ({name}, glare {width} pip radii"
-                                         f"{', feathered' if feathered else ''}): "
-                                         f"{lab.value} read {got.value} at p {got.confidence:.3f}")
+                die = _match(base, lab.box)
+                if die is None or die.flags or die.value != lab.value:
+                    continue  # only dice read right to begin with
+                pip_r = 0.1 * max(die.box[2], die.box[3])
+                photos = [("as taken", img)]
+                if brighten:
+                    photos.append((f"face grey {FACE_GREY}", _brightened(img, die)))
+                for name, photo in photos:
+                    c = counts.setdefault(f"{case}, {name}", Counter())
+                    if photo is None:
+                        c["already brighter"] += 2 * len(widths)
+                        continue
+                    for width in widths:
+                        for feathered in (False, True):
+                            scene = _glare(photo, die.center, width * pip_r, feathered)
+                            got = _match(read(scene), lab.box)
+                            if got is None:
+                                c["not found"] += 1
+                            elif got.flags:
+                                c["flagged"] += 1
+                            elif got.value == lab.value:
+                                c["accepted right"] += 1
+                            else:
+                                made = got.value == becomes[lab.value]
+                                c["accepted as the glare makes it (wrong)" if made
+                                  else "accepted, other wrong value"] += 1
+                                wrong.append(
+                                    f"{s.name} ({case}, {name}, {width} pip radii"
+                                    f"{', feathered' if feathered else ''}): {lab.value} read "
+                                    f"{got.value} at p {got.confidence:.3f}")
     for name, c in counts.items():
-        print(f"{name:14s} scenes {sum(v for k, v in c.items() if k != 'already brighter'):5d}  "
+        print(f"{name:26s} scenes {sum(v for k, v in c.items() if k != 'already brighter'):5d}  "
               + "  ".join(f"{k}: {v}" for k, v in sorted(c.items())))
     print(f"accepted wrong ({len(wrong)}; first 20):")
     for line in wrong[:20]:

@@ -2,7 +2,9 @@
 face's has, may hide a pip: such a face is not vouched for (``pip_glared``,
 ``vision.gate.RULES``). A five whose middle pip a lamp's glare hides shows a four's pips, and was
 accepted as a four at p 1.0 (twenty-eighth pass review; ``tests/vision/test_lookalikes.py`` has
-it on a real photo)."""
+it on a real photo). And a glint on a dark die, lighter than its face like its light pips, may be
+taken for one more pip: a face of light pips some clipped and some not is not vouched for
+(``glint_pip``; twenty-ninth pass)."""
 
 from __future__ import annotations
 
@@ -91,3 +93,57 @@ def test_a_glare_on_an_empty_cell_of_a_five_is_no_reason_to_refuse_it():
     assert len(pips) == 5
     assert face.value == 5 and face.features["pip_glared"] == 0
     assert not ruled_out(rule_values([face.features]))[0]
+
+
+DARK, PAINT = 40, 215  # a dark die's face and its light pips' paint, under the sensor's clip
+
+
+def _dark_four(glint: int | None = None, pip: int = PAINT) -> np.ndarray:
+    """A dark die showing four light pips of grey ``pip`` on a grey table, with a round spot of
+    grey ``glint`` (a lamp's glint), a pip's size, in its empty middle."""
+    img = sharp_dice((300, 300), [])
+    cv2.rectangle(img, (110, 110), (190, 190), (DARK,) * 3, -1)
+    for dx, dy in FOUR:
+        cv2.circle(img, (CENTRE[0] + dx, CENTRE[1] + dy), PIP_R, (pip,) * 3, -1)
+    if glint is not None:
+        cv2.circle(img, CENTRE, PIP_R, (glint,) * 3, -1)
+    return lens(img)
+
+
+def test_a_glint_in_the_middle_of_a_dark_four_is_not_a_five():
+    # the glint is as round and as large as a pip, and lighter than the face: a fifth pip to the
+    # grouping. Its middle is clipped where the paint of the others is not.
+    face, pips = read_drawn(_dark_four(glint=255), CENTRE)
+    assert len(pips) == 5
+    assert face.value == 5
+    assert face.features["glint_pip"] == 1
+    assert rules_of(face) == {"glint_pip"}
+
+
+def test_a_dark_four_without_a_glint_is_not_refused_for_one():
+    face, pips = read_drawn(_dark_four(), CENTRE)
+    assert len(pips) == 4 and face.value == 4
+    assert face.features["glint_pip"] == 0 and not rules_of(face)
+
+
+def test_light_pips_all_clipped_are_one_paint():
+    # an overexposed photo clips every white pip alike: nothing odd among them
+    face, pips = read_drawn(_dark_four(pip=255), CENTRE)
+    assert len(pips) == 4 and face.value == 4
+    assert face.features["glint_pip"] == 0
+
+
+def test_a_spot_short_of_clipping_is_not_taken_for_a_glint():
+    # a fifth light blob the sensor did not clip is as much a pip as the others: the rule is
+    # about what the camera cannot tell, not about a fifth pip (this one is read as a five)
+    face, _ = read_drawn(_dark_four(glint=CLIPPED - 10), CENTRE)
+    assert face.value == 5 and face.features["glint_pip"] == 0
+
+
+def test_dark_pips_are_never_glints():
+    # on a white die a glint is lighter than the face, the pips darker: it cannot add a pip, and
+    # a dark pip is never measured for it
+    img = sharp_dice((300, 300), [(CENTRE, HALF, [(dx, dy, PIP_R) for dx, dy in FOUR])])
+    cv2.circle(img, CENTRE, PIP_R, (255,) * 3, -1)
+    face, pips = _four(lens(img))
+    assert face.value == 4 and face.features["glint_pip"] == 0
