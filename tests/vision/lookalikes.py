@@ -273,3 +273,20 @@ def free_spots(name: str, width: float, size: float, n: int = 2) -> list[tuple[f
         if 0.6 * width < x < w - 0.6 * width and 0.6 * width < y < h - 0.6 * width
         and all(np.hypot(x - cx, y - cy) > 0.7 * width + 1.5 * size for cx, cy in dice)
     ][:n]
+
+
+def finger(img: np.ndarray, centre, size: float, cover: float, towards: float,
+           skin=(120, 150, 205)) -> np.ndarray:
+    """``img`` with a finger reaching over the die at ``centre`` (``size`` px across): a capsule of
+    skin colour 0.9 dice wide, coming from the direction ``towards`` degrees (image x toward y)
+    and covering ``cover`` of the die's width from that side."""
+    a = math.radians(towards)
+    u = np.array([math.cos(a), math.sin(a)])
+    width = 0.9 * size
+    tip = np.asarray(centre, np.float64) + u * (size / 2 - cover * size + width / 2)
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.line(mask, tuple(np.int32(tip)), tuple(np.int32(tip + 4 * size * u)), 255,
+             round(width), cv2.LINE_AA)
+    cv2.circle(mask, tuple(np.int32(tip)), round(width / 2), 255, -1, cv2.LINE_AA)
+    m = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 1.0)[..., None]
+    return (img * (1 - m) + np.array(skin, np.float32) * m).astype(np.uint8)

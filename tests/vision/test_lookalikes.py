@@ -6,8 +6,8 @@ accepted as pip dice, and a five or a three whose middle pip a glare spot hides 
 four or a two (it was, until the ``pip_glared`` rule). What a review found it accepting with
 confidence is kept here as strict expected failures, so that each is seen when it is mended (an
 unexpected pass fails the suite): each half of a domino, a die printed on paper, a dark button
-beside white dice taken for a 1, a piece of a pill blister taken for a 4, and a power strip's
-sockets taken for 2s.
+beside white dice taken for a 1, a piece of a pill blister taken for a 4, a power strip's
+sockets taken for 2s, and a finger over part of a real die leaving a face of fewer pips.
 In 2D a domino's half and a printed die are faces of a die; telling them apart needs what a
 photo of a die has and a drawing lacks (side faces, the die's height, its shadow).
 """
@@ -26,6 +26,7 @@ from tests.vision.lookalikes import (
     camera,
     d20,
     domino,
+    finger,
     free_spots,
     glare,
     label,
@@ -160,3 +161,42 @@ def test_a_glare_spot_hiding_the_middle_pip_is_not_read_as_one_pip_less(name, di
         and abs(d.center[0] - centre[0]) < size / 2 and abs(d.center[1] - centre[1]) < size / 2
     ]
     assert not wrong, [(d.value, d.confidence) for d in wrong]
+
+
+def _occluded(name: str, die: int, cover: float, towards: float):
+    """The photo ``name`` with a finger over ``cover`` of its ``die``-th labelled die, from the
+    direction ``towards``, through a camera: the reading, the die's value, centre and size."""
+    lab = label(name)
+    img, size = photo(name)
+    labelled = lab["dice"][die]
+    x, y, w, h = labelled["box"]
+    centre = (x + w / 2, y + h / 2)
+    return read(camera(finger(img, centre, size, cover, towards))), labelled["value"], centre, size
+
+
+def _misread(reading, value, centre, size) -> list:
+    """The dice accepted within 0.7 die sizes of ``centre`` with a value other than ``value``."""
+    return [(d.value, round(d.confidence, 3)) for d in reading.dice
+            if not d.flags and d.value != value
+            and abs(d.center[0] - centre[0]) < 0.7 * size
+            and abs(d.center[1] - centre[1]) < 0.7 * size]
+
+
+@pytest.mark.parametrize("towards", [90.0, 270.0])
+def test_a_finger_over_a_quarter_of_a_six_leaves_no_misread(towards):
+    # nell-byler's white six on the dark board, a finger over a quarter of it from above or below
+    got = _occluded("nell-byler-IMG_20191208_112010", 1, 0.25, towards)
+    assert not _misread(*got)
+
+
+@known_error(
+    "a finger over part of a die leaves a face of fewer pips, accepted (twenty-eighth pass "
+    "review; twenty-ninth pass: a third of a six from the left read as 3 at p 0.996, half a two "
+    "as 1 at p 0.964 through the ones' gate): nothing measures what covers a face's square"
+)
+@pytest.mark.parametrize(
+    "name, die, cover, towards",
+    [("nell-byler-IMG_20191208_112010", 1, 0.35, 180.0), ("matteop65-six_56", 4, 0.5, 0.0)],
+)
+def test_a_finger_over_part_of_a_die_leaves_no_misread(name, die, cover, towards):
+    assert not _misread(*_occluded(name, die, cover, towards))
