@@ -790,7 +790,10 @@ HIDEABLE = _hideable()
 #: A face's pips are of one paint: when some of its light pips are clipped by the sensor
 #: (:data:`CLIPPED`) and others are not, the clipped one may be no pip but a lamp's glint on a
 #: dark die (a four with a glint in its middle read as a five), and the face is not vouched for
-#: (``glint_pip``, vision.gate.RULES). Dark pips are darker than their face, as no glint is.
+#: (``glint_pip``, vision.gate.RULES). A lone light pip that is clipped has no other pip to
+#: vouch for its paint: it may be a glint alone (on a dark die whose own pips do not show, or on
+#: any dark glossy thing), and is not vouched for either. Dark pips are darker than their face,
+#: as no glint is.
 #: The pips of one face are of one size: a face whose pips' radii vary more than this (their
 #: coefficient of variation, ``radius_cv``) is most likely characters of printed text or pips of
 #: two dice, and is never accepted (``pips_uneven``, vision.gate.RULES). Chosen on the licensed
@@ -1201,12 +1204,13 @@ def _features(
     g_all = gray[yi, xi].astype(np.float32)
     n_c, n_r = len(pts_cells), len(pts_ring)
     g = np.sort(g_all[:n_c].reshape(9, 9), axis=1)[:, 4]
-    if pol > 0 and n >= 2:
+    if pol > 0:
         # each light pip's middle (the median of 9 samples within half its radius): some clipped
-        # and some not is a glint among paint
+        # and some not is a glint among paint; a lone one clipped may be a glint alone
         at = (pips.xy[idx][:, None, :] + 0.5 * r[:, None, None] * _DISC[None, :, :]).reshape(-1, 2)
-        mid = np.median(_sample(gray, at[:, 0], at[:, 1]).reshape(n, 9), axis=1)
-        f["glint_pip"] = float(0 < int((mid >= CLIPPED).sum()) < n)
+        clipped = int((np.median(_sample(gray, at[:, 0], at[:, 1]).reshape(n, 9), axis=1)
+                       >= CLIPPED).sum())
+        f["glint_pip"] = float(clipped > 0 and (n == 1 or clipped < n))
     pipness = (g - face_g) * pol / c_div
     if value is not None and 1 <= value <= 6:
         occ = np.zeros(9, bool)

@@ -147,3 +147,24 @@ def test_dark_pips_are_never_glints():
     cv2.circle(img, CENTRE, PIP_R, (255,) * 3, -1)
     face, pips = _four(lens(img))
     assert face.value == 4 and face.features["glint_pip"] == 0
+
+
+def _dark_one(spot: int) -> np.ndarray:
+    """A dark die with one light round spot of grey ``spot`` in its middle, a pip wide."""
+    img = sharp_dice((300, 300), [])
+    cv2.rectangle(img, (110, 110), (190, 190), (DARK,) * 3, -1)
+    cv2.circle(img, CENTRE, PIP_R, (spot,) * 3, -1)
+    return lens(img)
+
+
+def test_a_lone_clipped_light_spot_is_not_vouched_for_as_a_one():
+    # a glint on a dark die whose own pips do not show (red pips on dark green), or on any dark
+    # glossy thing: nothing but the spot itself to go by, and it is the sensor's white
+    face, _ = read_drawn(_dark_one(255), CENTRE, [(0, 0)])
+    assert face.value == 1 and face.features["glint_pip"] == 1
+    assert "glint_pip" in rules_of(face)
+
+
+def test_a_lone_light_pip_of_paint_is_not_a_glint():
+    face, _ = read_drawn(_dark_one(PAINT), CENTRE, [(0, 0)])
+    assert face.value == 1 and face.features["glint_pip"] == 0
