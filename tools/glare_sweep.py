@@ -12,8 +12,12 @@ the altered photo, which is read whole):
   the middle of a two or a four, on the photo as taken. On a dark die with light pips it looks
   like one more pip: read as a three or a five, it is wrong (``glint_pip``).
 
-A pip is taken as a tenth of the die's box side. Prints, per case, how many scenes were accepted
-with the value the glare makes (wrong), accepted right, flagged, or not found, and the wrong ones.
+A pip is taken as a tenth of the die's box side. Each scene then goes through a camera (a
+Gaussian blur of 0.6 px, noise of 2 grey levels, JPEG at quality 90, as ``tests/vision``'s
+``lookalikes.camera``), unless ``--pasted``: a spot pasted onto the finished photo is sharper and
+whiter than a lens and a JPEG leave it (the twenty-ninth pass's review). Prints, per case, how
+many scenes were accepted with the value the glare makes (wrong), accepted right, flagged, or not
+found, and the wrong ones.
 
 Run: ``PYTHONPATH=. python tools/glare_sweep.py [--every N]``. Prints figures; asserts nothing.
 """
@@ -65,6 +69,17 @@ def _glare(img, centre, radius, feathered):
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def _camera(img, seed: int = 0):
+    """What a camera adds after the light: a little blur, sensor noise and JPEG compression."""
+    rng = np.random.default_rng(seed)
+    out = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 0.6)
+    out = np.clip(out + rng.normal(0, 2.0, out.shape), 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
 def _brightened(img, die):
     """The photo scaled so that the face around ``die``'s centre has grey FACE_GREY; None when it
     is already brighter."""
@@ -80,7 +95,10 @@ def _brightened(img, die):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--every", type=int, default=3, help="every Nth photo of each folder")
+    ap.add_argument("--pasted", action="store_true",
+                    help="read the spots as pasted, not through a camera")
     args = ap.parse_args()
+    shoot = (lambda img: img) if args.pasted else _camera
     samples = [s for f in FOLDERS for s in datasets.load(f)[:: args.every]]
     counts: dict[str, Counter] = {}
     wrong: list[str] = []
@@ -107,7 +125,7 @@ def main() -> None:
                         continue
                     for width in widths:
                         for feathered in (False, True):
-                            scene = _glare(photo, die.center, width * pip_r, feathered)
+                            scene = shoot(_glare(photo, die.center, width * pip_r, feathered))
                             got = _match(read(scene), lab.box)
                             if got is None:
                                 c["not found"] += 1

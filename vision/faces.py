@@ -14,6 +14,7 @@ measured, never assumed.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -758,8 +759,30 @@ ONE_PLAIN_FACE = 0.5
 #: glare spot of a lamp on a glossy die. Where the layout has no pip, such a spot may hide one (a
 #: five's middle pip, and the five is read as a four), so a face with one there is not vouched for
 #: (``pip_glared``, vision.gate.RULES), unless the face itself is clipped (a white face
-#: overexposed): then a glare spot there shows nothing the face does not.
+#: overexposed): then a glare spot there shows nothing the face does not. A spot no wider than a
+#: pip may come out of the lens and the JPEG under this (6-40 grey levels under, in the
+#: twenty-ninth pass's review) and is then not seen as clipped: the rules that use this bound
+#: miss it. So does a warm lamp's glint that clips the red channel alone (grey is measured).
 CLIPPED = 250
+
+
+def _placements() -> dict[int, set[frozenset[int]]]:
+    """For each value, the grid cells of its layout turned or mirrored any way a square allows
+    (its 8 symmetries: either axis mirrored, and the axes swapped or not)."""
+    xy = [tuple(int(c) for c in np.sign(p)) for p in GRID]
+    cell = {p: i for i, p in enumerate(xy)}
+    moves = [(sx, sy, swap) for sx in (1, -1) for sy in (1, -1) for swap in (False, True)]
+
+    def placed(layout, move) -> frozenset[int]:
+        sx, sy, swap = move
+        at = ((sx * xy[i][0], sy * xy[i][1]) for i in layout)
+        return frozenset(cell[(y, x) if swap else (x, y)] for x, y in at)
+
+    return {v: {placed(layout, m) for m in moves} for v, layout in _LAYOUTS.items()}
+
+
+#: :func:`_placements`, once.
+PLACEMENTS = _placements()
 
 
 def _hideable() -> dict[int, tuple[int, ...]]:
@@ -767,33 +790,33 @@ def _hideable() -> dict[int, tuple[int, ...]]:
     if that face's other pips were hidden: the cells any layout holding this one's pips (turned
     or mirrored any way a square allows) adds to them. A five or a six is in no larger layout:
     none. Only a glare there can make a face look like another value (:data:`CLIPPED`)."""
-    xy = [tuple(int(c) for c in np.sign(p)) for p in GRID]
-    cell = {p: i for i, p in enumerate(xy)}
-    # the square's 8 symmetries: either axis mirrored, and the axes swapped or not
-    moves = [(sx, sy, swap) for sx in (1, -1) for sy in (1, -1) for swap in (False, True)]
-
-    def placed(layout, move) -> set[int]:
-        sx, sy, swap = move
-        at = ((sx * xy[i][0], sy * xy[i][1]) for i in layout)
-        return {cell[(y, x) if swap else (x, y)] for x, y in at}
-
     out = {}
     for v in range(2, 7):
         own = set(_LAYOUTS[v])
-        bigger = (placed(_LAYOUTS[w], m) for w in range(v + 1, 7) for m in moves)
+        bigger = (c for w in range(v + 1, 7) for c in PLACEMENTS[w])
         out[v] = tuple(sorted(set().union(*(c - own for c in bigger if own <= c))))
     return out
 
 
 #: :func:`_hideable`, once.
 HIDEABLE = _hideable()
-#: A face's pips are of one paint: when some of its light pips are clipped by the sensor
-#: (:data:`CLIPPED`) and others are not, the clipped one may be no pip but a lamp's glint on a
-#: dark die (a four with a glint in its middle read as a five), and the face is not vouched for
-#: (``glint_pip``, vision.gate.RULES). A lone light pip that is clipped has no other pip to
-#: vouch for its paint: it may be a glint alone (on a dark die whose own pips do not show, or on
-#: any dark glossy thing), and is not vouched for either. Dark pips are darker than their face,
-#: as no glint is.
+
+
+def glint_made(cells: Sequence[int], clipped: Sequence[bool]) -> bool:
+    """Whether light pips at grid ``cells`` (a face's, one each), of which the sensor clipped
+    those marked ``clipped`` (:data:`CLIPPED`), may be a smaller face and lamp's glints: some
+    clipped, and the others a layout of their own (turned or mirrored any way), as a four and a
+    glint in its middle are a five; or a lone pip, clipped, that may be a glint alone (on a dark
+    die whose own pips do not show, or on any dark glossy thing). A face's pips are of one paint,
+    and a glint is the sensor's white; but a clipped pip whose removal leaves no layout (a glint
+    on a corner pip of a four or a six) cannot have made the face (``glint_pip``,
+    vision.gate.RULES). Dark pips are darker than their face, as no glint is."""
+    rest = frozenset(c for c, k in zip(cells, clipped, strict=True) if not k)
+    if len(rest) == len(cells):
+        return False
+    if not rest:
+        return len(cells) == 1
+    return len(rest) == len(cells) - sum(clipped) and rest in PLACEMENTS.get(len(rest), set())
 #: The pips of one face are of one size: a face whose pips' radii vary more than this (their
 #: coefficient of variation, ``radius_cv``) is most likely characters of printed text or pips of
 #: two dice, and is never accepted (``pips_uneven``, vision.gate.RULES). Chosen on the licensed
@@ -1204,13 +1227,15 @@ def _features(
     g_all = gray[yi, xi].astype(np.float32)
     n_c, n_r = len(pts_cells), len(pts_ring)
     g = np.sort(g_all[:n_c].reshape(9, 9), axis=1)[:, 4]
-    if pol > 0:
-        # each light pip's middle (the median of 9 samples within half its radius): some clipped
-        # and some not is a glint among paint; a lone one clipped may be a glint alone
+    if pol > 0 and value is not None and abs(det) > 1e-9:
+        # each light pip's middle (the median of 9 samples within half its radius), and the cell
+        # of the face it lies in (a six's columns where its pips are)
         at = (pips.xy[idx][:, None, :] + 0.5 * r[:, None, None] * _DISC[None, :, :]).reshape(-1, 2)
-        clipped = int((np.median(_sample(gray, at[:, 0], at[:, 1]).reshape(n, 9), axis=1)
-                       >= CLIPPED).sum())
-        f["glint_pip"] = float(clipped > 0 and (n == 1 or clipped < n))
+        mid = np.median(_sample(gray, at[:, 0], at[:, 1]).reshape(n, 9), axis=1)
+        local = np.linalg.solve(frame, (pips.xy[idx] - centre).T).T
+        grid = GRID * np.array([columns, 1.0], np.float32)
+        cell = np.argmin(np.linalg.norm(local[:, None] - grid[None], axis=2), axis=1)
+        f["glint_pip"] = float(glint_made(cell.tolist(), (mid >= CLIPPED).tolist()))
     pipness = (g - face_g) * pol / c_div
     if value is not None and 1 <= value <= 6:
         occ = np.zeros(9, bool)

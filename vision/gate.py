@@ -180,9 +180,10 @@ def size_disagreements(log_size, values, accepted, judged) -> np.ndarray:
 #:   face's has (``faces.HIDEABLE``) that the camera's sensor clipped (``faces.CLIPPED``), on a
 #:   face the sensor did not clip: a glare spot there may hide a pip (a five read as a four).
 #: - ``glint_pip``: a face of light pips, some of which the camera's sensor clipped
-#:   (``faces.CLIPPED``) and some not: pips are of one paint, so the clipped one may be a lamp's
-#:   glint on a dark die taken for a pip (a four with a glint in its middle read as a five); or
-#:   a one whose light pip is clipped, with no other pip to vouch for its paint (a glint alone).
+#:   (``faces.CLIPPED``) and some not, those not clipped a smaller face's layout
+#:   (:func:`vision.faces.glint_made`): pips are of one paint, so the clipped one may be a lamp's
+#:   glint on a dark die that made the face (a four with a glint in its middle read as a five);
+#:   or a one whose light pip is clipped, with no other pip to vouch for its paint.
 #: - ``face_overlap``: another face that fits a layout with as many pips or more (two at least)
 #:   overlaps this one's square (:func:`vision.faces.face_overlap`): two dice cannot lie in one
 #:   place, so this one is misgrouped (a side face's pips, or a six's columns read as two threes

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from tests.vision.drawn import PIP, lens, read_drawn, rules_of, sharp_dice
-from vision.faces import CLIPPED, HIDEABLE
+from vision.faces import _LAYOUTS, CLIPPED, HIDEABLE, glint_made
 from vision.gate import rule_values, ruled_out
 
 HALF, PIP_R, CORNER = 40, 7, 22
@@ -168,3 +168,38 @@ def test_a_lone_clipped_light_spot_is_not_vouched_for_as_a_one():
 def test_a_lone_light_pip_of_paint_is_not_a_glint():
     face, _ = read_drawn(_dark_one(PAINT), CENTRE, [(0, 0)])
     assert face.value == 1 and face.features["glint_pip"] == 0
+
+
+def _clipped(value: int, cells) -> bool:
+    layout = _LAYOUTS[value]
+    return glint_made(list(layout), [c in cells for c in layout])
+
+
+def test_a_glint_is_suspected_only_where_it_can_have_made_the_face():
+    # cells: 0 1 2 / 3 4 5 / 6 7 8
+    assert _clipped(5, {4})  # a four and a glint in its middle
+    assert _clipped(3, {4})  # a two and a glint in its middle
+    assert _clipped(6, {3, 5})  # a four and two glints between its corners
+    assert _clipped(4, {0, 8})  # a two and two glints on the other diagonal
+    assert _clipped(1, {4})  # a glint alone
+    # a glint on a corner pip of a five, a four or a six, or on a three's corner, leaves no face
+    assert not _clipped(5, {0})
+    assert not _clipped(4, {2})
+    assert not _clipped(6, {0})
+    assert not _clipped(3, {8})
+    # nothing clipped, or every pip (one paint, overexposed)
+    assert not _clipped(5, set())
+    assert not _clipped(4, {0, 2, 6, 8})
+    assert not _clipped(1, set())
+
+
+def test_a_glint_on_a_corner_pip_of_a_dark_four_is_not_refused():
+    # a lamp's glint on a real pip clips it; the three others are no face, so it made nothing
+    img = sharp_dice((300, 300), [])
+    cv2.rectangle(img, (110, 110), (190, 190), (DARK,) * 3, -1)
+    for i, (dx, dy) in enumerate(FOUR):
+        grey = 255 if i == 0 else PAINT
+        cv2.circle(img, (CENTRE[0] + dx, CENTRE[1] + dy), PIP_R, (grey,) * 3, -1)
+    face, pips = read_drawn(lens(img), CENTRE)
+    assert len(pips) == 4 and face.value == 4
+    assert face.features["glint_pip"] == 0 and not rules_of(face)
