@@ -817,6 +817,8 @@ def glint_made(cells: Sequence[int], clipped: Sequence[bool]) -> bool:
     if not rest:
         return len(cells) == 1
     return len(rest) == len(cells) - sum(clipped) and rest in PLACEMENTS.get(len(rest), set())
+
+
 #: The pips of one face are of one size: a face whose pips' radii vary more than this (their
 #: coefficient of variation, ``radius_cv``) is most likely characters of printed text or pips of
 #: two dice, and is never accepted (``pips_uneven``, vision.gate.RULES). Chosen on the licensed
