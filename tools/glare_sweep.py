@@ -8,6 +8,9 @@ the altered photo, which is read whole):
   1.4 and 2.0 pip radii wide, hard and feathered by a Gaussian, on the photo as taken and on the
   photo brightened until that die's face is grey 245 (a white die near clipping). Read as a four
   or a two, it is wrong (``pip_glared``, ``vision.gate.RULES``).
+- **added**: the same glare as light added to the photo (a Gaussian of 1.0 and 1.5 pip radii,
+  215 and 400 grey levels at its peak, as ``tests/vision``'s ``lookalikes.glare``), on the photo
+  as taken. The weaker leaves a dark pip under it a grey dot in a clipped halo.
 - **glint**: a spot of the sensor's white 0.8, 1.0 and 1.3 pip radii wide, hard and feathered, in
   the middle of a two or a four, on the photo as taken. On a dark die with light pips it looks
   like one more pip: read as a three or a five, it is wrong (``glint_pip``).
@@ -43,6 +46,7 @@ FACE_GREY = 245  # the brightened photo's face grey: under the sensor's clip (25
 #: case: (the value it alters -> the value it makes, spot widths in pip radii, brightened too)
 CASES = {
     "hidden": ({5: 4, 3: 2}, (1.4, 2.0), True),
+    "added": ({5: 4, 3: 2}, (1.0, 1.5), False),
     "glint": ({2: 3, 4: 5}, (0.8, 1.0, 1.3), False),
 }
 
@@ -67,6 +71,14 @@ def _glare(img, centre, radius, feathered):
         mask = np.maximum(mask, cv2.GaussianBlur(mask, (k, k), radius / 3))
     out = out * (1 - mask[..., None]) + 255.0 * mask[..., None]
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _added(img, centre, radius, peak):
+    """Light added over ``centre``: a Gaussian of ``radius``, ``peak`` grey levels at its peak."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    spot = peak * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * radius**2))
+    return np.clip(img.astype(np.float32) + spot[..., None], 0, 255).astype(np.uint8)
 
 
 def _camera(img, seed: int = 0):
@@ -95,9 +107,14 @@ def _brightened(img, die):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--every", type=int, default=3, help="every Nth photo of each folder")
+    ap.add_argument("--cases", default=",".join(CASES),
+                    help=f"comma-separated, of {', '.join(CASES)} (default all)")
     ap.add_argument("--pasted", action="store_true",
                     help="read the spots as pasted, not through a camera")
     args = ap.parse_args()
+    unknown = set(args.cases.split(",")) - set(CASES)
+    if unknown:
+        ap.error(f"unknown case(s): {', '.join(sorted(unknown))}; known: {', '.join(CASES)}")
     shoot = (lambda img: img) if args.pasted else _camera
     samples = [s for f in FOLDERS for s in datasets.load(f)[:: args.every]]
     counts: dict[str, Counter] = {}
@@ -107,7 +124,8 @@ def main() -> None:
         if img is None:
             continue
         base = read(img)
-        for case, (becomes, widths, brighten) in CASES.items():
+        for case in args.cases.split(","):
+            becomes, widths, brighten = CASES[case]
             for lab in s.dice:
                 if lab.value not in becomes or lab.box is None:
                     continue
@@ -124,8 +142,11 @@ def main() -> None:
                         c["already brighter"] += 2 * len(widths)
                         continue
                     for width in widths:
-                        for feathered in (False, True):
-                            scene = shoot(_glare(photo, die.center, width * pip_r, feathered))
+                        # a hard or a feathered spot; light added at two strengths
+                        for kind in (215, 400) if case == "added" else (False, True):
+                            scene = shoot(
+                                _added(photo, die.center, width * pip_r, kind) if case == "added"
+                                else _glare(photo, die.center, width * pip_r, kind))
                             got = _match(read(scene), lab.box)
                             if got is None:
                                 c["not found"] += 1
@@ -137,9 +158,10 @@ def main() -> None:
                                 made = got.value == becomes[lab.value]
                                 c["accepted as the glare makes it (wrong)" if made
                                   else "accepted, other wrong value"] += 1
+                                how = kind if case == "added" else ("feathered" if kind else "hard")
                                 wrong.append(
-                                    f"{s.name} ({case}, {name}, {width} pip radii"
-                                    f"{', feathered' if feathered else ''}): {lab.value} read "
+                                    f"{s.name} ({case}, {name}, {width} pip radii, {how}): "
+                                    f"{lab.value} read "
                                     f"{got.value} at p {got.confidence:.3f}")
     for name, c in counts.items():
         print(f"{name:26s} scenes {sum(v for k, v in c.items() if k != 'already brighter'):5d}  "

@@ -1254,8 +1254,13 @@ def _features(
             empt = pipness[~occ]
             f["empty_cells_worst"] = float(empt.max())
             # a cell where a hidden pip would make this a larger face, whose middle (the median
-            # of its samples) the sensor clipped: glare
-            glared = (g[list(HIDEABLE[value])] >= CLIPPED).any()
+            # of its samples) the sensor clipped, or the face all around it (the median of 8
+            # samples 1.5 pip radii from it: a glare that adds light over a dark pip leaves it a
+            # grey dot in a clipped halo): glare
+            hid = list(HIDEABLE[value])
+            ring = (cells[hid][:, None, :] + 1.5 * rmed * _DISC[None, 1:, :]).reshape(-1, 2)
+            halo = np.median(_sample(gray, ring[:, 0], ring[:, 1]).reshape(len(hid), 8), axis=1)
+            glared = (g[hid] >= CLIPPED).any() or (halo >= CLIPPED).any()
             f["pip_glared"] = float(face_g < CLIPPED and bool(glared))
             f["empty_cells_mean"] = float(empt.mean())
         f["pip_cells_worst"] = float(pipness[occ].min())

@@ -177,8 +177,9 @@ def size_disagreements(log_size, values, accepted, judged) -> np.ndarray:
 #: - ``pip_missed``: a face of 2-6 pips with a cell where its layout has no pip half the way to the
 #:   pips' colour or more (``faces.ONE_PLAIN_FACE``): a pip the grouping missed.
 #: - ``pip_glared``: a face of 2-4 pips with a cell where its layout has no pip and a larger
-#:   face's has (``faces.HIDEABLE``) that the camera's sensor clipped (``faces.CLIPPED``), on a
-#:   face the sensor did not clip: a glare spot there may hide a pip (a five read as a four).
+#:   face's has (``faces.HIDEABLE``) that the camera's sensor clipped (``faces.CLIPPED``), in its
+#:   middle or all around it, on a face the sensor did not clip: a glare spot there may hide a
+#:   pip (a five read as a four), or leave it a grey dot too faint to be found.
 #: - ``glint_pip``: a face of light pips, some of which the camera's sensor clipped
 #:   (``faces.CLIPPED``) and some not, those not clipped a smaller face's layout
 #:   (:func:`vision.faces.glint_made`): pips are of one paint, so the clipped one may be a lamp's
