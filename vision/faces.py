@@ -1217,7 +1217,8 @@ def _features(
     f["log_pip_radius"] = float(np.log(rmed + 1e-6))
     # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.
     # the layout's cells in the face (a six's columns where its pips are: FaceCandidate.columns)
-    cells = (GRID * np.array([columns, 1.0], np.float32)) @ frame.T + centre
+    grid = GRID * np.array([columns, 1.0], np.float32)
+    cells = grid @ frame.T + centre
     pts_cells = (cells[:, None, :] + 0.5 * rmed * _DISC[None, :, :]).reshape(-1, 2)
     pts_ring = _RING1 * hs + centre
     pts_in = (_EDGE * 0.82) @ frame.T + centre
@@ -1229,14 +1230,15 @@ def _features(
     g_all = gray[yi, xi].astype(np.float32)
     n_c, n_r = len(pts_cells), len(pts_ring)
     g = np.sort(g_all[:n_c].reshape(9, 9), axis=1)[:, 4]
-    if pol > 0 and value is not None and abs(det) > 1e-9:
+    # every pip in the face's coordinates (half-sides), when the frame has an inverse
+    inv = np.array([[d, -b], [-c, a]]) / det if abs(det) > 1e-9 else None
+    local = (pips.xy - centre) @ inv.T if inv is not None else None
+    if pol > 0 and value is not None and local is not None:
         # each light pip's middle (the median of 9 samples within half its radius), and the cell
         # of the face it lies in (a six's columns where its pips are)
         at = (pips.xy[idx][:, None, :] + 0.5 * r[:, None, None] * _DISC[None, :, :]).reshape(-1, 2)
         mid = np.median(_sample(gray, at[:, 0], at[:, 1]).reshape(n, 9), axis=1)
-        local = np.linalg.solve(frame, (pips.xy[idx] - centre).T).T
-        grid = GRID * np.array([columns, 1.0], np.float32)
-        cell = np.argmin(np.linalg.norm(local[:, None] - grid[None], axis=2), axis=1)
+        cell = np.argmin(np.linalg.norm(local[idx][:, None] - grid[None], axis=2), axis=1)
         f["glint_pip"] = float(glint_made(cell.tolist(), (mid >= CLIPPED).tolist()))
     pipness = (g - face_g) * pol / c_div
     if value is not None and 1 <= value <= 6:
@@ -1265,9 +1267,7 @@ def _features(
             f["empty_cells_mean"] = float(empt.mean())
         f["pip_cells_worst"] = float(pipness[occ].min())
         # pips of the same kind inside the face that are not in the group
-        if abs(det) > 1e-9:
-            inv = np.array([[d, -b], [-c, a]]) / det
-            local = (pips.xy - centre) @ inv.T
+        if inv is not None:
             inside = (np.abs(local) < 0.95).all(axis=1) & (pips.polarity == pips.polarity[idx][0])
             inside[idx] = False
             f["extra_pips_inside"] = float(inside.sum())
