@@ -252,12 +252,14 @@ def accepted_on(reading, corners, grow: float = 1.1) -> list:
             if not d.flags and cv2.pointPolygonTest(c, tuple(map(float, d.center)), False) >= 0]
 
 
-def glare(img: np.ndarray, centre, radius: float) -> np.ndarray:
+def glare(img: np.ndarray, centre, radius: float, peak: float = 400) -> np.ndarray:
     """A hard specular glare spot of a lamp on a glossy die, centred at ``centre`` and about
-    ``radius`` px across at half strength, saturating what it covers (a pip under it vanishes)."""
+    ``radius`` px across at half strength: light of ``peak`` grey levels at its middle added to
+    the photo. At the default it saturates what it covers (a pip under it vanishes); weaker, it
+    leaves a dark pip a grey dot in a clipped halo."""
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w]
-    spot = 400 * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * radius ** 2))
+    spot = peak * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * radius ** 2))
     return np.clip(img.astype(np.float32) + spot[..., None], 0, 255).astype(np.uint8)
 
 

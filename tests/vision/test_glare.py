@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from tests.vision.drawn import PIP, lens, read_drawn, rules_of, sharp_dice
+from tests.vision.lookalikes import glare as lamp_glare
 from vision.faces import _LAYOUTS, CLIPPED, HIDEABLE, glint_made
 from vision.gate import rule_values, ruled_out
 
@@ -98,16 +99,21 @@ def test_a_glare_on_an_empty_cell_of_a_five_is_no_reason_to_refuse_it():
 DARK, PAINT = 40, 215  # a dark die's face and its light pips' paint, under the sensor's clip
 
 
-def _dark_four(glint: int | None = None, pip: int = PAINT) -> np.ndarray:
-    """A dark die showing four light pips of grey ``pip`` on a grey table, with a round spot of
-    grey ``glint`` (a lamp's glint), a pip's size, in its empty middle."""
+def _dark(spots) -> np.ndarray:
+    """A dark die on a grey table with light round spots a pip wide, each (dx, dy, grey) from its
+    centre: light pips of paint, or a lamp's glint (the sensor's white)."""
     img = sharp_dice((300, 300), [])
     cv2.rectangle(img, (110, 110), (190, 190), (DARK,) * 3, -1)
-    for dx, dy in FOUR:
-        cv2.circle(img, (CENTRE[0] + dx, CENTRE[1] + dy), PIP_R, (pip,) * 3, -1)
-    if glint is not None:
-        cv2.circle(img, CENTRE, PIP_R, (glint,) * 3, -1)
+    for dx, dy, grey in spots:
+        cv2.circle(img, (CENTRE[0] + dx, CENTRE[1] + dy), PIP_R, (grey,) * 3, -1)
     return lens(img)
+
+
+def _dark_four(glint: int | None = None, pip: int = PAINT) -> np.ndarray:
+    """A dark die showing four light pips of grey ``pip``, with a round spot of grey ``glint`` (a
+    lamp's glint), a pip's size, in its empty middle."""
+    glints = [] if glint is None else [(0, 0, glint)]
+    return _dark([(dx, dy, pip) for dx, dy in FOUR] + glints)
 
 
 def test_a_glint_in_the_middle_of_a_dark_four_is_not_a_five():
@@ -149,24 +155,16 @@ def test_dark_pips_are_never_glints():
     assert face.value == 4 and face.features["glint_pip"] == 0
 
 
-def _dark_one(spot: int) -> np.ndarray:
-    """A dark die with one light round spot of grey ``spot`` in its middle, a pip wide."""
-    img = sharp_dice((300, 300), [])
-    cv2.rectangle(img, (110, 110), (190, 190), (DARK,) * 3, -1)
-    cv2.circle(img, CENTRE, PIP_R, (spot,) * 3, -1)
-    return lens(img)
-
-
 def test_a_lone_clipped_light_spot_is_not_vouched_for_as_a_one():
     # a glint on a dark die whose own pips do not show (red pips on dark green), or on any dark
     # glossy thing: nothing but the spot itself to go by, and it is the sensor's white
-    face, _ = read_drawn(_dark_one(255), CENTRE, [(0, 0)])
+    face, _ = read_drawn(_dark([(0, 0, 255)]), CENTRE, [(0, 0)])
     assert face.value == 1 and face.features["glint_pip"] == 1
     assert "glint_pip" in rules_of(face)
 
 
 def test_a_lone_light_pip_of_paint_is_not_a_glint():
-    face, _ = read_drawn(_dark_one(PAINT), CENTRE, [(0, 0)])
+    face, _ = read_drawn(_dark([(0, 0, PAINT)]), CENTRE, [(0, 0)])
     assert face.value == 1 and face.features["glint_pip"] == 0
 
 
@@ -195,12 +193,8 @@ def test_a_glint_is_suspected_only_where_it_can_have_made_the_face():
 
 def test_a_glint_on_a_corner_pip_of_a_dark_four_is_not_refused():
     # a lamp's glint on a real pip clips it; the three others are no face, so it made nothing
-    img = sharp_dice((300, 300), [])
-    cv2.rectangle(img, (110, 110), (190, 190), (DARK,) * 3, -1)
-    for i, (dx, dy) in enumerate(FOUR):
-        grey = 255 if i == 0 else PAINT
-        cv2.circle(img, (CENTRE[0] + dx, CENTRE[1] + dy), PIP_R, (grey,) * 3, -1)
-    face, pips = read_drawn(lens(img), CENTRE)
+    img = _dark([(dx, dy, 255 if i == 0 else PAINT) for i, (dx, dy) in enumerate(FOUR)])
+    face, pips = read_drawn(img, CENTRE)
     assert len(pips) == 4 and face.value == 4
     assert face.features["glint_pip"] == 0 and not rules_of(face)
 
@@ -212,10 +206,7 @@ def test_light_added_over_a_pip_that_leaves_it_a_grey_dot_in_a_clipped_halo_is_a
     # pass: 75 of 88 such fives). The four its corners make is not vouched for: the face all
     # around the middle cell is clipped.
     img = sharp_dice((300, 300), [(CENTRE, HALF, [(dx, dy, PIP_R) for dx, dy in FOUR + [(0, 0)]])])
-    yy, xx = np.mgrid[0:300, 0:300]
-    sigma = 1.2 * PIP_R
-    spot = 215 * np.exp(-((xx - CENTRE[0]) ** 2 + (yy - CENTRE[1]) ** 2) / (2 * sigma**2))
-    img = lens(np.clip(img + spot[..., None], 0, 255).astype(np.uint8))
+    img = lens(lamp_glare(img, CENTRE, 1.2 * PIP_R, peak=215))
     assert img[CENTRE[1], CENTRE[0], 0] < CLIPPED  # the pip's middle is not clipped
     face, _ = _four(img)  # the corners alone, as a grouping that missed the grey dot
     assert face.value == 4

@@ -155,12 +155,8 @@ def test_a_glare_spot_hiding_the_middle_pip_is_not_read_as_one_pip_less(name, di
     img, size = photo(name)
     centre = (x + w / 2, y + h / 2)
     reading = read(camera(glare(img, centre, 0.13 * size)))
-    wrong = [
-        d for d in reading.dice
-        if not d.flags and d.value != value
-        and abs(d.center[0] - centre[0]) < size / 2 and abs(d.center[1] - centre[1]) < size / 2
-    ]
-    assert not wrong, [(d.value, d.confidence) for d in wrong]
+    wrong = _misread(reading, value, centre, size, reach=0.5)
+    assert not wrong, wrong
 
 
 def _occluded(name: str, die: int, cover: float, towards: float):
@@ -174,12 +170,13 @@ def _occluded(name: str, die: int, cover: float, towards: float):
     return read(camera(finger(img, centre, size, cover, towards))), labelled["value"], centre, size
 
 
-def _misread(reading, value, centre, size) -> list:
-    """The dice accepted within 0.7 die sizes of ``centre`` with a value other than ``value``."""
+def _misread(reading, value, centre, size, reach: float = 0.7) -> list:
+    """The dice accepted within ``reach`` die sizes of ``centre`` (along each axis) with a value
+    other than ``value``: their values and confidences."""
     return [(d.value, round(d.confidence, 3)) for d in reading.dice
             if not d.flags and d.value != value
-            and abs(d.center[0] - centre[0]) < 0.7 * size
-            and abs(d.center[1] - centre[1]) < 0.7 * size]
+            and abs(d.center[0] - centre[0]) < reach * size
+            and abs(d.center[1] - centre[1]) < reach * size]
 
 
 @pytest.mark.parametrize("towards", [90.0, 270.0])
