@@ -39,16 +39,11 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
+from tests.vision.lookalikes import camera, glare  # noqa: E402
 from vision import datasets, read  # noqa: E402
 
 FOLDERS = ("nell-byler", "matteop65")  # licensed, trained on: a development sweep, not a check
 FACE_GREY = 245  # the brightened photo's face grey: under the sensor's clip (250)
-#: case: (the value it alters -> the value it makes, spot widths in pip radii, brightened too)
-CASES = {
-    "hidden": ({5: 4, 3: 2}, (1.4, 2.0), True),
-    "added": ({5: 4, 3: 2}, (1.0, 1.5), False),
-    "glint": ({2: 3, 4: 5}, (0.8, 1.0, 1.3), False),
-}
 
 
 def _match(reading, box):
@@ -73,23 +68,27 @@ def _glare(img, centre, radius, feathered):
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def _added(img, centre, radius, peak):
-    """Light added over ``centre``: a Gaussian of ``radius``, ``peak`` grey levels at its peak."""
-    h, w = img.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w]
-    spot = peak * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * radius**2))
-    return np.clip(img.astype(np.float32) + spot[..., None], 0, 255).astype(np.uint8)
+def _painted(width: float, feathered: bool):
+    """A spot of the sensor's white ``width`` pip radii wide painted over the photo: its name,
+    and a maker (photo, centre, pip radius) -> scene."""
+    return (f"{width} pip radii, {'feathered' if feathered else 'hard'}",
+            lambda img, at, pip_r: _glare(img, at, width * pip_r, feathered))
 
 
-def _camera(img, seed: int = 0):
-    """What a camera adds after the light: a little blur, sensor noise and JPEG compression."""
-    rng = np.random.default_rng(seed)
-    out = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 0.6)
-    out = np.clip(out + rng.normal(0, 2.0, out.shape), 0, 255).astype(np.uint8)
-    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    if not ok:
-        raise RuntimeError("JPEG encoding failed")
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+def _lit(width: float, peak: float):
+    """Light added over the photo (``lookalikes.glare``), ``width`` pip radii wide and ``peak``
+    grey levels at its middle: its name, and a maker."""
+    return (f"{width} pip radii, {peak}",
+            lambda img, at, pip_r: glare(img, at, width * pip_r, peak=peak))
+
+
+#: case: (the value it alters -> the value it makes, the spots made, brightened too)
+CASES = {
+    "hidden": ({5: 4, 3: 2}, [_painted(w, f) for w in (1.4, 2.0) for f in (False, True)], True),
+    "added": ({5: 4, 3: 2}, [_lit(w, p) for w in (1.0, 1.5) for p in (215, 400)], False),
+    "glint": ({2: 3, 4: 5}, [_painted(w, f) for w in (0.8, 1.0, 1.3) for f in (False, True)],
+              False),
+}
 
 
 def _brightened(img, die):
@@ -115,7 +114,7 @@ def main() -> None:
     unknown = set(args.cases.split(",")) - set(CASES)
     if unknown:
         ap.error(f"unknown case(s): {', '.join(sorted(unknown))}; known: {', '.join(CASES)}")
-    shoot = (lambda img: img) if args.pasted else _camera
+    shoot = (lambda img: img) if args.pasted else camera
     samples = [s for f in FOLDERS for s in datasets.load(f)[:: args.every]]
     counts: dict[str, Counter] = {}
     wrong: list[str] = []
@@ -125,7 +124,7 @@ def main() -> None:
             continue
         base = read(img)
         for case in args.cases.split(","):
-            becomes, widths, brighten = CASES[case]
+            becomes, spots, brighten = CASES[case]
             for lab in s.dice:
                 if lab.value not in becomes or lab.box is None:
                     continue
@@ -139,30 +138,22 @@ def main() -> None:
                 for name, photo in photos:
                     c = counts.setdefault(f"{case}, {name}", Counter())
                     if photo is None:
-                        c["already brighter"] += 2 * len(widths)
+                        c["already brighter"] += len(spots)
                         continue
-                    for width in widths:
-                        # a hard or a feathered spot; light added at two strengths
-                        for kind in (215, 400) if case == "added" else (False, True):
-                            scene = shoot(
-                                _added(photo, die.center, width * pip_r, kind) if case == "added"
-                                else _glare(photo, die.center, width * pip_r, kind))
-                            got = _match(read(scene), lab.box)
-                            if got is None:
-                                c["not found"] += 1
-                            elif got.flags:
-                                c["flagged"] += 1
-                            elif got.value == lab.value:
-                                c["accepted right"] += 1
-                            else:
-                                made = got.value == becomes[lab.value]
-                                c["accepted as the glare makes it (wrong)" if made
-                                  else "accepted, other wrong value"] += 1
-                                how = kind if case == "added" else ("feathered" if kind else "hard")
-                                wrong.append(
-                                    f"{s.name} ({case}, {name}, {width} pip radii, {how}): "
-                                    f"{lab.value} read "
-                                    f"{got.value} at p {got.confidence:.3f}")
+                    for spot, make in spots:
+                        got = _match(read(shoot(make(photo, die.center, pip_r))), lab.box)
+                        if got is None:
+                            c["not found"] += 1
+                        elif got.flags:
+                            c["flagged"] += 1
+                        elif got.value == lab.value:
+                            c["accepted right"] += 1
+                        else:
+                            made = got.value == becomes[lab.value]
+                            c["accepted as the glare makes it (wrong)" if made
+                              else "accepted, other wrong value"] += 1
+                            wrong.append(f"{s.name} ({case}, {name}, {spot}): {lab.value} read "
+                                         f"{got.value} at p {got.confidence:.3f}")
     for name, c in counts.items():
         print(f"{name:26s} scenes {sum(v for k, v in c.items() if k != 'already brighter'):5d}  "
               + "  ".join(f"{k}: {v}" for k, v in sorted(c.items())))
