@@ -58,9 +58,6 @@ MIN_CONTRAST = 25.0
 
 #: A blob holding a smaller blob (radius below this fraction of its own) is a die, not a pip.
 CONTAINER_RADIUS_RATIO = 0.5
-#: A blob's contrast is measured against a ring around it, sampled at these many of its radii
-#: from its centre (:func:`_measure`).
-RING = (1.5, 1.9)
 
 
 #: At most this many pips are kept, the strongest: six dice show at most 36, a crowded tray of 25
@@ -222,18 +219,10 @@ def ball_pairs(tree: cKDTree, at: np.ndarray, reach) -> tuple[np.ndarray, np.nda
 
 
 def _drop_die_bodies(p: Pips) -> np.ndarray:
-    """Indices of blobs that hold no smaller blob (:data:`CONTAINER_RADIUS_RATIO`) of the other
-    polarity, nor one of their own polarity whose whole ring (:data:`RING`) lies inside them.
+    """Indices of blobs that do not hold a smaller blob of the other polarity.
 
     A blob with light pips inside a dark blob is a whole dark die (or face) found as one round
-    blob, not a pip. So is a blob holding a smaller blob of its own polarity that stands out from
-    the blob around it (every blob kept has a pip's contrast against its ring): a black pip on an
-    amber or red die that is itself darker than a white table, or a white pip on a yellow die
-    lighter than a dark cloth. A pip is plain inside, and a fragment of
-    one, found at a finer level, does not stand out from a ring that lies on the pip. (Before, the
-    die's blob was kept as the stronger, and :func:`_dedupe` took the pips inside it for its
-    fragments: a die showing 1 was not found at all, and a 3 or a 5 kept only the pips beyond
-    the blob's radius.)
+    blob, not a pip.
     """
     if len(p) < 2:
         return np.arange(len(p))
@@ -241,8 +230,7 @@ def _drop_die_bodies(p: Pips) -> np.ndarray:
     # Only the neighbours within 0.9 of a blob's own radius can be inside it.
     i, j = _pairs(xy, xy, 0.9 * r.astype(np.float64))
     d = np.hypot(xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1])
-    held = (d < 0.9 * r[i]) & (r[j] < CONTAINER_RADIUS_RATIO * r[i])
-    holds = held & ((pol[j] != pol[i]) | (d + RING[1] * r[j] <= r[i]))
+    holds = (d < 0.9 * r[i]) & (r[j] < CONTAINER_RADIUS_RATIO * r[i]) & (pol[j] != pol[i])
     return np.flatnonzero(np.bincount(i[holds], minlength=len(p)) == 0)
 
 
@@ -324,7 +312,7 @@ def _dedupe(p: Pips) -> np.ndarray:
 
 
 def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: float) -> Pips:
-    """Contrast of each candidate against a ring around it (:data:`RING`)."""
+    """Contrast of each candidate against a ring from 1.4 to 2.0 radii around it."""
     h, w = gray.shape
     # Sample on a fixed pattern of points relative to each blob (vectorised over blobs).
     ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
@@ -334,8 +322,8 @@ def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: flo
     # inner samples
     ix = np.concatenate([cx + r * s * cosa[None, :] for s in inner_r[1:]] + [cx], axis=1)
     iy = np.concatenate([cy + r * s * sina[None, :] for s in inner_r[1:]] + [cy], axis=1)
-    ox = np.concatenate([cx + r * s * cosa[None, :] for s in RING], axis=1)
-    oy = np.concatenate([cy + r * s * sina[None, :] for s in RING], axis=1)
+    ox = np.concatenate([cx + r * s * cosa[None, :] for s in (1.5, 1.9)], axis=1)
+    oy = np.concatenate([cy + r * s * sina[None, :] for s in (1.5, 1.9)], axis=1)
 
     def sample(img, x, y):
         xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
