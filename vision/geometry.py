@@ -430,20 +430,13 @@ def _centre_colour(blurred: _Blurred, faces: Sequence) -> np.ndarray | None:
     return _median_colour(px) if len(px) else None
 
 
-def surface_flags(image: np.ndarray, faces: Sequence, trusted: np.ndarray | None = None
-                  ) -> list[bool]:
+def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
     """For each face, whether it lies on another surface than most of the dice do.
 
     The surface most dice lie on (a strict majority sharing one colour) is the playing surface; a
     die whose ring differs is on the floor, outside the tray, or on a book. With no strict
     majority (two dice, one each side), the playing surface is the one at the image's centre,
     where a player aims the camera, when at least one die lies on it.
-
-    ``trusted``: the faces whose values were accepted. When two or more are, the majority is
-    taken among them alone, as the table's plane is fitted (:func:`cocked_scores`): the faces
-    that ask include a patterned cloth's dots read as ones and twos, and beside a tray they
-    outnumbered its dice and made the cloth the playing surface (every die in the tray then
-    flagged off the table).
     """
     n = len(faces)
     out = [False] * n
@@ -454,14 +447,11 @@ def surface_flags(image: np.ndarray, faces: Sequence, trusted: np.ndarray | None
     rings = _rings(blurred, faces)
     col = _colours(rings)
     ok = ~np.isnan(col).any(axis=1)
-    voters = np.ones(n, bool)
-    if trusted is not None and np.count_nonzero(trusted) >= 2:
-        voters = np.asarray(trusted, bool)
     d = np.linalg.norm(col[:, None, :] - col[None, :, :], axis=2)
-    same = (d <= SURFACE_SAME_LAB) & (ok & voters)[:, None] & (ok & voters)[None, :]
+    same = (d <= SURFACE_SAME_LAB) & ok[:, None] & ok[None, :]
     seed = int(np.argmax(same.sum(axis=1)))
     group = same[seed]
-    if group.sum() * 2 > voters.sum():
+    if group.sum() * 2 > n:
         ref = np.median(col[group], axis=0)
     else:
         ref = _centre_colour(blurred, faces)

@@ -244,8 +244,7 @@ def read(
         poly = geometry.find_playing_area(work, gray)
     off = geometry.off_table_flags(kept, poly, given=area is not None)
     if area is None:
-        surface = geometry.surface_flags(work, kept, trusted)
-        off = [a or b for a, b in zip(off, surface, strict=True)]
+        off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
     clock("flags")
     # The faces that must ask, whatever their p: maybe a dot of a patterned cloth, and...

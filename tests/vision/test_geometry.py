@@ -339,27 +339,3 @@ def test_a_six_leaning_along_its_columns_is_still_cocked():
     dev, _ = geometry.cocked_scores(faces, (W, H))
     assert dev[3] > 0.2 and dev[3] > 3 * np.delete(dev, 3).max()
 
-
-
-def _flat_face(at, half_side: float) -> FaceCandidate:
-    frame = np.eye(2, dtype=np.float32) * half_side
-    return FaceCandidate(np.arange(2), 2, (float(at[0]), float(at[1])), frame, half_side, 0.0, {})
-
-
-def test_faces_that_ask_do_not_outvote_the_trusted_dice_for_the_playing_surface():
-    """Two dice read with trust on a tray's brown floor, and three faces that ask (a blue
-    patterned cloth's dots read as twos) beside it: the tray is the playing surface. Counting
-    every face, the cloth had the majority and the tray's dice were flagged off the table (the
-    check render of seed 51, index 27: 21 faces on the cloth, two of the tray's three dice)."""
-    img = np.zeros((200, 400, 3), np.uint8)
-    img[:, :200] = (40, 90, 150)  # the tray's floor (BGR brown)
-    img[:, 200:] = (120, 60, 30)  # the cloth (BGR blue)
-    dice = [(50, 60), (50, 140)]
-    dots = [(300, 50), (300, 100), (300, 150)]
-    for x, y in dice + dots:
-        cv2.rectangle(img, (x - 10, y - 10), (x + 10, y + 10), (235, 235, 235), -1)
-    faces = [_flat_face(c, 10.0) for c in dice + dots]
-    trusted = np.array([True, True, False, False, False])
-    assert geometry.surface_flags(img, faces, trusted) == [False, False, True, True, True]
-    # every face voting (no trusted faces given), the cloth's three win
-    assert geometry.surface_flags(img, faces) == [True, True, False, False, False]
