@@ -816,6 +816,7 @@ def glint_made(cells: Sequence[int], clipped: Sequence[bool]) -> bool:
         return False
     if not rest:
         return len(cells) == 1
+    # two unclipped pips in one cell are no layout (the set would hide the second)
     return len(rest) == len(cells) - sum(clipped) and rest in PLACEMENTS.get(len(rest), set())
 
 
@@ -1215,7 +1216,9 @@ def _features(
     # The pips' size: absolute, so never evidence for the models; a lone pip is trusted only
     # beside a trusted die of its set (vision.gate.twinned). Its face's colour: describe().
     f["log_pip_radius"] = float(np.log(rmed + 1e-6))
-    # One gather for every grey sample: 9 grid cells x 9 points, the one-pip ring, the outline.
+    # One gather for the grey samples every face needs: 9 grid cells x 9 points, the one-pip
+    # ring, the outline. (Those only some faces need are sampled where they are used: a light
+    # pip's middle, the halo around a cell a glare may hide, a one's far ring.)
     # the layout's cells in the face (a six's columns where its pips are: FaceCandidate.columns)
     grid = GRID * np.array([columns, 1.0], np.float32)
     cells = grid @ frame.T + centre
@@ -1230,10 +1233,11 @@ def _features(
     g_all = gray[yi, xi].astype(np.float32)
     n_c, n_r = len(pts_cells), len(pts_ring)
     g = np.sort(g_all[:n_c].reshape(9, 9), axis=1)[:, 4]
-    # every pip in the face's coordinates (half-sides), when the frame has an inverse
-    inv = np.array([[d, -b], [-c, a]]) / det if abs(det) > 1e-9 else None
+    # every pip in the face's coordinates (half-sides), when the face fits a layout (the glint
+    # and the blobs-inside measures below use it) and its frame has an inverse
+    inv = np.array([[d, -b], [-c, a]]) / det if value is not None and abs(det) > 1e-9 else None
     local = (pips.xy - centre) @ inv.T if inv is not None else None
-    if pol > 0 and value is not None and local is not None:
+    if pol > 0 and local is not None:
         # each light pip's middle (the median of 9 samples within half its radius), and the cell
         # of the face it lies in (a six's columns where its pips are)
         at = (pips.xy[idx][:, None, :] + 0.5 * r[:, None, None] * _DISC[None, :, :]).reshape(-1, 2)
