@@ -650,6 +650,7 @@ FEATURE_NAMES = (
     "out_of_view",
     "face_beyond",
     "row_continues",
+    "row_along_edge",
     "one_crowded",
     "one_far_ring",
     "one_uneven",
@@ -724,17 +725,50 @@ def edge_alignment(gray: np.ndarray, frame: np.ndarray, centre, value: int | Non
     """
     if value is None or value < 2:
         return 0.0
-    A = np.asarray(frame, np.float64) * (EDGE_EXTENT / _RING_C)
-    t = np.asarray(centre, np.float64) - A @ np.array([_RING_C, _RING_C])
+    return _alignment(gray, frame, centre, EDGE_EXTENT, _RING_MASK)
+
+
+#: A two's or three's pips lie on its face's diagonal, so the die's outline is square to the frame
+#: fitted on them. Pips along the die's edge, the face's others hidden (a finger, a stale marker's
+#: outline), are no two or three: three of a six's column, or two neighbours of a four or a six,
+#: and the frame fitted on them runs diagonally to the die's outline. Such a die reaches farther
+#: than the face's own square: a six's column read as a three fits a frame 0.71 of the die's
+#: half-side, centred 0.45 of it from one edge and 1.55 from the other, which is 2.2 of the
+#: frame's half-sides. So the outline is looked at on a disc out to ROW_EDGE_RING[1] half-sides,
+#: from ROW_EDGE_RING[0] (inside the face's pips), warped to ROW_EDGE_PATCH pixels a side.
+ROW_EDGE_RING = (0.5, 2.2)
+ROW_EDGE_EXTENT = 2.4
+ROW_EDGE_PATCH = 32
+_ROW_C = (ROW_EDGE_PATCH - 1) / 2
+_row_r = np.abs(np.arange(ROW_EDGE_PATCH) - _ROW_C) * (ROW_EDGE_EXTENT / _ROW_C)
+_row_r = np.hypot(_row_r[:, None], _row_r[None, :])  # round rings
+_ROW_MASK = (_row_r >= ROW_EDGE_RING[0]) & (_row_r <= ROW_EDGE_RING[1])
+
+
+def row_along_edge(gray: np.ndarray, frame: np.ndarray, centre) -> float:
+    """How far the outline around a two or a three (``frame``) runs diagonally to its frame, from 0
+    (square to it, or no outline: no evidence) to 1: the face's pips lie along the die's edge, not
+    on its diagonal, so they are part of a larger face (:data:`ROW_EDGE_RING`). The midpoint of the
+    two cases, an alignment below 0, is taken as the diagonal one."""
+    return max(0.0, -_alignment(gray, frame, centre, ROW_EDGE_EXTENT, _ROW_MASK))
+
+
+def _alignment(gray: np.ndarray, frame: np.ndarray, centre, extent: float, mask) -> float:
+    """The gradient-weighted mean of cos(4 theta) over ``mask`` (a square patch's pixels) of the
+    face warped by its frame out to ``extent`` half-sides, theta in face coordinates."""
+    size = mask.shape[0]
+    c = (size - 1) / 2
+    A = np.asarray(frame, np.float64) * (extent / c)
+    t = np.asarray(centre, np.float64) - A @ np.array([c, c])
     patch = cv2.warpAffine(
         gray,
         np.hstack([A, t[:, None]]),
-        (EDGE_PATCH, EDGE_PATCH),
+        (size, size),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     ).astype(np.float32)
-    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)[_RING_MASK]
-    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)[_RING_MASK]
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)[mask]
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)[mask]
     m = np.sqrt(gx * gx + gy * gy)
     # m cos(4 theta) = (m^2 cos 2theta)^2 - (m^2 sin 2theta)^2, over m^3: no arctan needed
     c2, s2 = (gx * gx - gy * gy), 2 * gx * gy
@@ -1211,6 +1245,7 @@ def _features(
             f["one_crowded"] += like_blobs_near(near, centre, rmed, pol, (), ONE_CROWD_SIZE)
     if value in (2, 3) and n == value:
         f["row_continues"] = row_goes_on(pips, idx)
+        f["row_along_edge"] = row_along_edge(gray, frame, centre)
     mx, mn = float(face.max()), float(face.min())
     f["face_saturation"] = (mx - mn) / (mx + 1e-6)
     # The pips' size: absolute, so never evidence for the models; a lone pip is trusted only

@@ -161,6 +161,9 @@ def size_disagreements(log_size, values, accepted, judged) -> np.ndarray:
 #:   (:func:`vision.faces.face_beyond`).
 #: - ``row_continues``: a two or three whose line of pips goes on
 #:   (:func:`vision.faces.row_goes_on`).
+#: - ``row_along_edge``: a two or three whose die's outline runs diagonally to the frame fitted on
+#:   its pips, which then lie along the die's edge, not on its diagonal: part of a larger face
+#:   whose other pips are hidden (:func:`vision.faces.row_along_edge`).
 #: - ``one_crowded``: a one with a blob of its polarity and a pip's size
 #:   (``faces.ONE_CROWD_SIZE``) within ``faces.LONE_PIP_REACH`` pip radii of its pip (a two's
 #:   other pip, a dotted cloth), counted among all the photo's blobs and its ragged ones (that
@@ -193,6 +196,7 @@ RULES = (
     "out_of_view",
     "face_beyond",
     "row_continues",
+    "row_along_edge",
     "one_crowded",
     "one_uneven",
     "pips_uneven",
