@@ -650,7 +650,6 @@ FEATURE_NAMES = (
     "out_of_view",
     "face_beyond",
     "row_continues",
-    "row_along_edge",
     "one_crowded",
     "one_far_ring",
     "one_uneven",
@@ -1245,6 +1244,7 @@ def _features(
             f["one_crowded"] += like_blobs_near(near, centre, rmed, pol, (), ONE_CROWD_SIZE)
     if value in (2, 3) and n == value:
         f["row_continues"] = row_goes_on(pips, idx)
+        # a guard of read's, not a feature: vision.gate.GUARDS
         f["row_along_edge"] = row_along_edge(gray, frame, centre)
     mx, mn = float(face.max()), float(face.min())
     f["face_saturation"] = (mx - mn) / (mx + 1e-6)

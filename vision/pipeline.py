@@ -209,8 +209,8 @@ def read(
         # A value is accepted when either the trees (sure on tables like the training ones, and
         # not found unlikely by the gate: Gate.trees_floor) or the table-independent gate
         # (vision.gate, chosen leaving a folder out) trust it, the face is of the size of the
-        # throw's other trusted dice, and no rule refuses it (vision.gate.RULES). A one is left
-        # to the ones' gate, below.
+        # throw's other trusted dice, and no rule or guard refuses it (vision.gate.REFUSALS). A
+        # one is left to the ones' gate, below.
         p_gate = gate.p(feats)
         log_size = [f.get("size_vs_others", 0.0) for f in feats]
         values = [f.value or 0 for f in faces]

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision.faces import FaceCandidate, describe, one_body, read_face
-from vision.gate import RULES, rule_values
+from vision.gate import REFUSALS, rule_values
 from vision.pips import Pips, find_pips
 
 TABLE, FACE, PIP = 90, 235, 25
@@ -82,6 +82,6 @@ def read_drawn(
 
 
 def rules_of(face: FaceCandidate) -> set[str]:
-    """The rules (vision.gate.RULES) that refuse ``face``."""
+    """The rules and guards (vision.gate.REFUSALS) that refuse ``face``."""
     row = rule_values([face.features])[0]
-    return {name for name, v in zip(RULES, row, strict=True) if v > 0}
+    return {name for name, v in zip(REFUSALS, row, strict=True) if v > 0}

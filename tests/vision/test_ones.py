@@ -20,7 +20,7 @@ from tests.vision.drawn import (
 )
 from vision import read
 from vision.faces import describe, read_face
-from vision.gate import RULES, Gate, default_gate, rule_values, ruled_out, twinned
+from vision.gate import REFUSALS, RULES, Gate, default_gate, rule_values, ruled_out, twinned
 from vision.pipeline import candidates
 from vision.pips import MIN_SOLIDITY, RAGGED_SOLIDITY, Pips, _not_repeating, find_blobs, find_pips
 
@@ -79,7 +79,7 @@ def test_the_ones_gate_accepts_a_one_only_beside_a_twin_and_under_no_rule():
     assert ok.tolist() == [True, False]
     # no twin accepted
     assert not gate.accepted_ones([one, two], [False, False])[1][0]
-    for rule in RULES:
+    for rule in REFUSALS:
         assert not gate.accepted_ones([dict(one, **{rule: 1.0}), two], [False, True])[1][0], rule
     # without a ones' gate, no one is ever accepted
     assert not _gate().accepted_ones([one, two], [False, True])[1].any()
@@ -93,7 +93,7 @@ def test_a_one_on_a_body_of_its_own_needs_no_twin_but_still_no_rule():
     alone = _face(1, radius=6.0, one_body=1.0)
     assert gate.accepted_ones([alone], [False])[1].tolist() == [True]
     assert not gate.accepted_ones([dict(alone, one_body=0.0)], [False])[1][0]
-    for rule in RULES:
+    for rule in REFUSALS:
         assert not gate.accepted_ones([dict(alone, **{rule: 1.0})], [False])[1][0], rule
     # below the ones' threshold a body is not enough either
     low = Gate(ones.mean, ones.scale, ones.coef, -5.0, 0.9, ones.features)

@@ -1,0 +1,68 @@
+"""A two or three whose pips lie along the die's edge, not on its diagonal, is part of a larger
+face whose other pips are hidden, and is not accepted (``vision.faces.row_along_edge``, a guard of
+``vision.gate.GUARDS``)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.drawn import FACE, TABLE, lens, read_drawn, rules_of, sharp_dice
+from vision.faces import row_along_edge
+
+CENTRE, HALF, R = (150, 150), 40, 6
+S = 22  # a pip's offset from the face's centre: 0.55 half-sides
+
+#: (pips drawn on the die, the pips read as one face, the value they read as)
+WHOLE = {
+    "a two": ([(-S, -S), (S, S)], 2),
+    "a three": ([(-S, -S), (0, 0), (S, S)], 3),
+    "a three the other way": ([(S, -S), (0, 0), (-S, S)], 3),
+}
+#: a larger face of which only these pips show (the rest hidden by a finger, say)
+PART = {
+    "a six's column": ([(S, -S), (S, 0), (S, S)], 3),
+    "a four's side": ([(-S, -S), (S, -S)], 2),
+    "a six's two neighbours": ([(-S, 0), (-S, S)], 2),
+}
+
+
+def _die(pips, turn: float = 0.0) -> np.ndarray:
+    """A white die showing ``pips`` on a grey table, turned ``turn`` degrees about its centre."""
+    img = sharp_dice((300, 300), [(CENTRE, HALF, [(dx, dy, R) for dx, dy in pips])])
+    if turn:
+        m = cv2.getRotationMatrix2D(CENTRE, turn, 1.0)
+        img = cv2.warpAffine(img, m, (300, 300), borderValue=(TABLE,) * 3)
+    return lens(img)
+
+
+def _turned(pips, turn: float):
+    a = np.deg2rad(-turn)  # getRotationMatrix2D turns anticlockwise on screen (y down)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return [tuple(rot @ np.array(p, np.float64)) for p in pips]
+
+
+@pytest.mark.parametrize("turn", [0.0, 30.0, 62.0])
+@pytest.mark.parametrize("what", sorted(WHOLE))
+def test_a_whole_two_or_three_is_not_refused(what, turn):
+    pips, value = WHOLE[what]
+    face, _ = read_drawn(_die(pips, turn), CENTRE, _turned(pips, turn))
+    assert face.value == value
+    assert face.features["row_along_edge"] == 0.0
+    assert "row_along_edge" not in rules_of(face)
+
+
+@pytest.mark.parametrize("turn", [0.0, 30.0, 62.0])
+@pytest.mark.parametrize("what", sorted(PART))
+def test_pips_along_the_die_s_edge_are_refused(what, turn):
+    pips, value = PART[what]
+    face, _ = read_drawn(_die(pips, turn), CENTRE, _turned(pips, turn))
+    assert face.value == value  # they fit the smaller face's layout ...
+    assert "row_along_edge" in rules_of(face)  # ... but not the die they lie on
+
+
+def test_no_outline_gives_no_evidence():
+    # a face of the table's colour: no edge to go by, so nothing is refused on this ground
+    blank = np.full((300, 300), FACE, np.uint8)
+    assert row_along_edge(blank, np.eye(2) * HALF, CENTRE) == 0.0
