@@ -707,10 +707,18 @@ def face_patch(
 EDGE_PATCH = 24
 EDGE_EXTENT = 1.75
 EDGE_RING = (0.8, 1.6)
-_RING_C = (EDGE_PATCH - 1) / 2  # the patch's centre pixel
-_ring_r = np.abs(np.arange(EDGE_PATCH) - _RING_C) * (EDGE_EXTENT / _RING_C)  # in half-sides
-_ring_r = np.maximum(_ring_r[:, None], _ring_r[None, :])  # square rings
-_RING_MASK = (_ring_r >= EDGE_RING[0]) & (_ring_r <= EDGE_RING[1])
+
+
+def _ring_mask(size: int, extent: float, ring: tuple[float, float], square: bool) -> np.ndarray:
+    """The pixels of a ``size`` x ``size`` patch reaching ``extent`` half-sides from its centre
+    that lie between ``ring`` half-sides of it, on square rings or round ones."""
+    c = (size - 1) / 2  # the patch's centre pixel
+    r = np.abs(np.arange(size) - c) * (extent / c)  # in half-sides
+    r = np.maximum(r[:, None], r[None, :]) if square else np.hypot(r[:, None], r[None, :])
+    return (r >= ring[0]) & (r <= ring[1])
+
+
+_RING_MASK = _ring_mask(EDGE_PATCH, EDGE_EXTENT, EDGE_RING, square=True)
 
 
 def edge_alignment(gray: np.ndarray, frame: np.ndarray, centre, value: int | None) -> float:
@@ -738,10 +746,7 @@ def edge_alignment(gray: np.ndarray, frame: np.ndarray, centre, value: int | Non
 ROW_EDGE_RING = (0.5, 2.2)
 ROW_EDGE_EXTENT = 2.4
 ROW_EDGE_PATCH = 32
-_ROW_C = (ROW_EDGE_PATCH - 1) / 2
-_row_r = np.abs(np.arange(ROW_EDGE_PATCH) - _ROW_C) * (ROW_EDGE_EXTENT / _ROW_C)
-_row_r = np.hypot(_row_r[:, None], _row_r[None, :])  # round rings
-_ROW_MASK = (_row_r >= ROW_EDGE_RING[0]) & (_row_r <= ROW_EDGE_RING[1])
+_ROW_MASK = _ring_mask(ROW_EDGE_PATCH, ROW_EDGE_EXTENT, ROW_EDGE_RING, square=False)
 
 
 def row_along_edge(gray: np.ndarray, frame: np.ndarray, centre) -> float:
