@@ -753,7 +753,10 @@ def row_along_edge(gray: np.ndarray, frame: np.ndarray, centre) -> float:
     """How far the outline around a two or a three (``frame``) runs diagonally to its frame, from 0
     (square to it, or no outline: no evidence) to 1: the face's pips lie along the die's edge, not
     on its diagonal, so they are part of a larger face (:data:`ROW_EDGE_RING`). The midpoint of the
-    two cases, an alignment below 0, is taken as the diagonal one."""
+    two cases, an alignment below 0, is taken as the diagonal one. A frame or centre that is not
+    finite measures nothing and vouches for nothing: 1."""
+    if not (np.isfinite(frame).all() and np.isfinite(centre).all()):
+        return 1.0
     return max(0.0, -_alignment(gray, frame, centre, ROW_EDGE_EXTENT, _ROW_MASK))
 
 

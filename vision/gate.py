@@ -253,9 +253,17 @@ REFUSALS = (*RULES, *GUARDS)
 
 def ruled_out(values) -> np.ndarray:
     """True for each face (a row of its :data:`RULES` measurements, or of its :data:`REFUSALS`
-    as :func:`rule_values` gives them, in that order) that a rule or a guard refuses."""
+    as :func:`rule_values` gives them, in that order) that a rule or a guard refuses. One face's
+    row may be given alone; a row of another length is an error."""
     v = np.asarray(values, np.float64)
-    return (v.reshape(-1, v.shape[-1] if v.ndim else 1) > 0.0).any(axis=1)
+    if v.ndim == 1:
+        v = v.reshape(1, -1) if v.size else v.reshape(0, len(REFUSALS))
+    if v.ndim != 2 or v.shape[1] not in (len(RULES), len(REFUSALS)):
+        raise ValueError(
+            f"rows of {len(RULES)} rules' or {len(REFUSALS)} rules' and guards' measurements "
+            f"expected, not an array of shape {np.shape(values)}"
+        )
+    return (v > 0.0).any(axis=1)
 
 
 def rule_values(feats: list[dict]) -> np.ndarray:

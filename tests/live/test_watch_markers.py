@@ -77,8 +77,9 @@ def test_a_die_that_lands_on_a_marker_after_the_area_was_found_is_read_whole():
 
     stale = read(frame, area=first.polygon, ignore=first.outlines)
     # the trap: the six misread as a three. The trees accepted it, sure of it, with nothing
-    # asked; since their floor (vision.gate.Gate.trees_floor) it asks, and since the rule
-    # row_along_edge (the column's pips lie along the die's edge: vision.faces) whatever the models
+    # asked; since their floor (vision.gate.Gate.trees_floor) it asks, and since the guard
+    # row_along_edge (the column's pips lie along the die's edge: vision.gate.GUARDS) whatever
+    # the models
     assert at_six(stale) == [(3, ("uncertain",))]
     got = read_among_markers(read, frame, area=first.polygon)
     assert at_six(got) in ([(6, ())], [(6, ("uncertain",))])

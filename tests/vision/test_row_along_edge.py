@@ -10,6 +10,7 @@ import pytest
 
 from tests.vision.drawn import FACE, TABLE, lens, read_drawn, rules_of, sharp_dice
 from vision.faces import row_along_edge
+from vision.gate import REFUSALS, RULES, ruled_out
 
 CENTRE, HALF, R = (150, 150), 40, 6
 S = 22  # a pip's offset from the face's centre: 0.55 half-sides
@@ -66,3 +67,19 @@ def test_no_outline_gives_no_evidence():
     # a face of the table's colour: no edge to go by, so nothing is refused on this ground
     blank = np.full((300, 300), FACE, np.uint8)
     assert row_along_edge(blank, np.eye(2) * HALF, CENTRE) == 0.0
+
+
+def test_a_frame_that_is_not_finite_vouches_for_nothing():
+    img = _die(WHOLE["a three"][0])
+    assert row_along_edge(img, np.full((2, 2), np.nan), CENTRE) == 1.0
+
+
+def test_ruled_out_takes_rows_of_the_rules_or_of_the_rules_and_guards():
+    guard = np.zeros(len(REFUSALS))
+    guard[REFUSALS.index("row_along_edge")] = 0.01
+    assert ruled_out([guard, np.zeros(len(REFUSALS))]).tolist() == [True, False]
+    assert ruled_out(guard).tolist() == [True]  # one face's row alone
+    assert ruled_out(np.zeros((2, len(RULES)))).tolist() == [False, False]
+    assert ruled_out([]).shape == (0,)
+    with pytest.raises(ValueError, match="rules' and guards'"):
+        ruled_out(np.zeros((2, len(RULES) + 3)))
