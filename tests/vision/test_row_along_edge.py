@@ -15,7 +15,7 @@ from vision.gate import REFUSALS, RULES, ruled_out
 CENTRE, HALF, R = (150, 150), 40, 6
 S = 22  # a pip's offset from the face's centre: 0.55 half-sides
 
-#: (pips drawn on the die, the pips read as one face, the value they read as)
+#: (the pips drawn on the die, all read as one face; the value they read as)
 WHOLE = {
     "a two": ([(-S, -S), (S, S)], 2),
     "a three": ([(-S, -S), (0, 0), (S, S)], 3),
