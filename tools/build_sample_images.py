@@ -124,8 +124,9 @@ PHOTOS = [
     (
         "kamilpiechowiak",
         "small/4.jpg",
-        "WRONG WITHOUT ASKING: a heap of 15 pip d6 seen obliquely; no face is die enough to "
-        "report, so the reading says there is no die and asks for nothing",
+        "a heap of 15 pip d6 seen obliquely; the die model doubts every face (none reaches "
+        "p(die) 0.5), so three are reported as possible dice that ask (once read as no die, "
+        "asking for nothing)",
     ),
     ("kamilpiechowiak", "small/45.jpg", "five large dice on wood, black with white pips, red 1"),
     (

@@ -247,12 +247,28 @@ def off_table_flags(faces: Sequence, area: np.ndarray | None, *, given: bool = F
     n = len(faces)
     if area is None or n == 0:
         return [False] * n
-    dist = polygon_distances([f.center for f in faces], [area])
-    half = np.array([f.half_side for f in faces])
-    out = dist < -OFF_TABLE_MARGIN * half
-    if not given and n and (~out).mean() < AREA_MIN_DICE_INSIDE:
+    out = outside_area(faces, area)
+    if not given and (~out).mean() < AREA_MIN_DICE_INSIDE:
         return [False] * n  # the outline found is not where the dice are: not a playing area
     return [bool(v) for v in out]
+
+
+def area_holds(faces: Sequence, area: np.ndarray | None, *, given: bool = False) -> bool:
+    """Whether ``area`` is a playing area to judge by: given by the user, or found where at
+    least AREA_MIN_DICE_INSIDE of ``faces`` (the throw's dice) lie (as :func:`off_table_flags`
+    judges it)."""
+    if area is None:
+        return False
+    return given or (len(faces) > 0 and (~outside_area(faces, area)).mean() >= AREA_MIN_DICE_INSIDE)
+
+
+def outside_area(faces: Sequence, area: np.ndarray) -> np.ndarray:
+    """For each face, whether its centre lies outside the polygon ``area`` by more than
+    OFF_TABLE_MARGIN of its half-side (a bool array)."""
+    if not len(faces):
+        return np.zeros(0, bool)
+    dist = polygon_distances([f.center for f in faces], [area])
+    return dist < -OFF_TABLE_MARGIN * np.array([f.half_side for f in faces])
 
 
 #: The table around a die is sampled in a ring from this many half-sides from its centre (beyond

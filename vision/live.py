@@ -268,7 +268,8 @@ def fuse(readings: Sequence[Reading], params: LiveParams = LiveParams()) -> Read
             float(np.median([d.center[0] for d in group])),
             float(np.median([d.center[1] for d in group])),
         )
-        fused.append(Die(value, confidence, box, centre, tuple(flags)))  # type: ignore[arg-type]
+        possible = all(d.possible for d in group)
+        fused.append(Die(value, confidence, box, centre, tuple(flags), possible))  # type: ignore[arg-type]
     fused.sort(key=lambda d: (d.center[1], d.center[0]))
     last = readings[-1]
     info = dict(last.info or {})
@@ -303,12 +304,14 @@ def compare_scene(
 ) -> str:
     """What a settled, fused scene is: :data:`NEW_THROW`, :data:`SAME_THROW` or :data:`NO_DICE`.
 
-    * No die in the playing area: the table is empty (the dice have left).
+    * No die in the playing area: the table is empty (the dice have left). A face the reader
+      only reports as a possible die (``Die.possible``) does not count: alone, it may be a
+      pattern of a still, empty table, which would make a throw.
     * Every die in the area lies where a die of the last throw lay: the same throw, perhaps with
       kept dice moved aside out of the area, or a hand that passed over it.
     * Any die in the area that is new or has moved: a new throw.
     """
-    playing = [d for d in scene.dice if in_area(d, area)]
+    playing = [d for d in scene.dice if in_area(d, area) and not d.possible]
     if not playing:
         return NO_DICE
     if last_throw is None:
@@ -330,7 +333,9 @@ def throw_of(
 
     A die outside the playing area that lay at the same place in the previous settled scene was
     set aside (kept) before this throw, so it is not part of it. A die outside the area at a new
-    place flew off the table in this throw: it stays, flagged ``off_table`` (throw again).
+    place flew off the table in this throw: it stays, flagged ``off_table`` (throw again); a
+    possible die there (``Die.possible``) is left out, as the reader leaves it out beyond the
+    area it knows.
     """
     if previous_scene is None:
         aside_positions: list[tuple[float, float]] = []
@@ -344,7 +349,7 @@ def throw_of(
     aside = {outside[i] for i, _ in matched}
     dice = []
     for i, d in enumerate(scene.dice):
-        if i in aside:
+        if i in aside or (i in outside and d.possible):
             continue
         if i in outside and OFF_TABLE not in d.flags:
             d = replace(d, flags=tuple(sorted(set(d.flags) | {OFF_TABLE}, key=_flag_order)))

@@ -26,7 +26,9 @@ class Die:
     """One die found in the image.
 
     ``box`` is ``(x, y, w, h)`` in pixels of the image as given; ``center`` is ``(cx, cy)``.
-    ``value`` is None when the face could not be read at all.
+    ``value`` is None when the face could not be read at all. ``possible``: the reader doubts
+    that this is a die at all, and reports it so as to ask (it is always flagged uncertain); not
+    part of the JSON contract. The live tracker does not take such a face alone for a throw.
     """
 
     value: int | None
@@ -34,6 +36,7 @@ class Die:
     box: tuple[int, int, int, int]
     center: tuple[float, float]
     flags: tuple[str, ...] = ()
+    possible: bool = False
 
     def to_json(self) -> dict:
         return {

@@ -243,6 +243,29 @@ def test_compare_scene():
     assert compare_scene(reading(die(5, 600, 20, flags=(OFF_TABLE,))), throw) == NO_DICE
 
 
+def test_a_possible_die_alone_makes_no_throw_but_comes_with_one():
+    """A face the reader doubts is a die at all (Die.possible, always uncertain) may be a
+    pattern of a still, empty table: alone it is no throw, and it never flies off the table."""
+    maybe = Die(3, 0.3, (80, 80, 40, 40), (100.0, 100.0), (UNCERTAIN,), possible=True)
+    assert compare_scene(reading(maybe), None) == NO_DICE
+    throw = reading(maybe, die(5, 200, 100))
+    assert compare_scene(throw, None) == NEW_THROW
+    # fused over still frames, it stays possible only when every frame doubted it
+    fused = fuse([throw, throw, reading(die(3, 100, 100, conf=0.3, flags=(UNCERTAIN,)),
+                                        die(5, 200, 100))])
+    assert [d.possible for d in fused.dice] == [False, False]
+    assert [d.possible for d in fuse([throw] * 3).dice] == [True, False]
+    # outside a given playing area: left out of the throw, not flagged off the table
+    from vision.live import throw_of
+
+    area = np.array([(150, 0), (640, 0), (640, 480), (150, 480)], np.float64)
+    t = throw_of(throw, None, area=area)
+    assert [d.value for d in t.dice] == [5] and not t.rethrow
+    # a die the reader is sure of there is still flagged as having flown off
+    t = throw_of(reading(die(3, 100, 100), die(5, 200, 100)), None, area=area)
+    assert t.rethrow
+
+
 def test_latest_frame_drops_the_older_frame_and_never_queues():
     box = LatestFrame()
     for i in range(100):

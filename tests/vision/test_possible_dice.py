@@ -1,0 +1,66 @@
+"""Possible dice (vision.pipeline.POSSIBLE_DIE): faces the die model doubts are reported so as to
+ask, never accepted, on real photos of sample_images/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import pipeline
+from vision.pipeline import read
+from vision.reading import UNCERTAIN
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+HEAP = SAMPLES / "kamilpiechowiak-4.jpg"  # 15 dice seen obliquely; p(die) < 0.5 for every face
+
+
+def _image(path: Path) -> np.ndarray:
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    assert img is not None, path
+    return img
+
+
+def test_a_heap_the_die_model_doubts_asks_instead_of_reading_no_die():
+    reading = read(_image(HEAP))
+    assert reading.dice, "a photo of 15 dice read as no die"
+    assert all(d.possible for d in reading.dice)
+    assert all(UNCERTAIN in d.flags for d in reading.dice)
+    assert all(d.value is not None and d.value >= 2 for d in reading.dice)
+    assert reading.values == [] and reading.needs_confirmation and not reading.rethrow
+    assert '"possible"' not in json.dumps(reading.to_json())  # not part of the contract
+
+
+def test_possible_dice_are_not_looked_for_outside_a_given_playing_area():
+    img = _image(HEAP)
+    h, w = img.shape[:2]
+    # the lower half of the photo: the heap lies in the upper half
+    area = [(0, h / 2), (w, h / 2), (w, h), (0, h)]
+    assert read(img, area=area).dice == ()
+    whole = [(0, 0), (w, 0), (w, h), (0, h)]
+    assert read(img, area=whole).dice == read(img).dice
+
+
+def _labelled_photos():
+    labels = sorted(SAMPLES.glob("*.json"))
+    return [p.with_suffix(".jpg") for p in labels if json.loads(p.read_text())["values"]]
+
+
+@pytest.mark.parametrize("path", _labelled_photos()[::4], ids=lambda p: p.stem)
+def test_reporting_possible_dice_changes_no_accepted_value(path, monkeypatch):
+    """Whatever the floor, possible dice only add faces that ask: the accepted values, and the
+    dice reported with a p(die) above the model's threshold, are the same without them."""
+    img = _image(path)
+    monkeypatch.setattr(pipeline, "POSSIBLE_DIE", 1.1)  # none
+    without = read(img)
+    assert not any(d.possible for d in without.dice)
+    monkeypatch.setattr(pipeline, "POSSIBLE_DIE", 0.0)  # every face read as 2-6
+    every = read(img)
+    assert every.values == without.values
+    assert [d for d in every.dice if not d.possible] == list(without.dice)
+    for d in every.dice:
+        if d.possible:
+            assert UNCERTAIN in d.flags and d.value is not None and d.value >= 2
