@@ -64,3 +64,23 @@ def test_reporting_possible_dice_changes_no_accepted_value(path, monkeypatch):
     for d in every.dice:
         if d.possible:
             assert UNCERTAIN in d.flags and d.value is not None and d.value >= 2
+
+
+def test_the_empty_tiles_tool_keeps_only_tiles_clear_of_every_box():
+    import importlib.util
+
+    from vision.datasets import Box
+
+    spec = importlib.util.spec_from_file_location(
+        "empty_tiles", SAMPLES.parent / "tools" / "empty_tiles.py"
+    )
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    grid = tool.tiles(300, 300, 3)
+    assert len(grid) == 9 and grid[0] == (0, 0, 100, 100) and grid[-1] == (200, 200, 300, 300)
+    die = Box(120, 120, 40, 40)  # in the middle tile; grown by 20 px it reaches 100-180
+    kept = [t for t in grid if tool.clear(t, [die])]
+    assert (100, 100, 200, 200) not in kept
+    assert (0, 0, 100, 100) in kept  # 100 is the grown box's edge: touching is not reaching
+    assert len(kept) == 8
+    assert not tool.clear((0, 0, 100, 100), [Box(90, 10, 40, 40)])
