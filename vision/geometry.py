@@ -244,13 +244,9 @@ def polygon_distances(points, polygons, scale: float = 1.0) -> np.ndarray:
 
 def off_table_flags(faces: Sequence, area: np.ndarray | None, *, given: bool = False) -> list[bool]:
     """For each face, whether its centre is outside the playing area polygon."""
-    n = len(faces)
-    if area is None or n == 0:
-        return [False] * n
-    out = outside_area(faces, area)
-    if not given and (~out).mean() < AREA_MIN_DICE_INSIDE:
-        return [False] * n  # the outline found is not where the dice are: not a playing area
-    return [bool(v) for v in out]
+    if not area_holds(faces, area, given=given):
+        return [False] * len(faces)  # none, or found where the dice are not: no playing area
+    return [bool(v) for v in outside_area(faces, area)]
 
 
 def area_holds(faces: Sequence, area: np.ndarray | None, *, given: bool = False) -> bool:

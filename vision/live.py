@@ -175,8 +175,13 @@ def changed_pixels(a: np.ndarray, b: np.ndarray, threshold: float) -> int:
 
 
 def die_size(reading: Reading) -> float | None:
-    """The measured die size in frame pixels (median longer box side), None without dice."""
-    sides = [max(d.box[2], d.box[3]) for d in reading.dice if d.box[2] > 0 and d.box[3] > 0]
+    """The measured die size in frame pixels (median longer box side), None without dice.
+    Possible dice (``Die.possible``) are not measured: they may be no dice."""
+    sides = [
+        max(d.box[2], d.box[3])
+        for d in reading.dice
+        if d.box[2] > 0 and d.box[3] > 0 and not d.possible
+    ]
     if sides:
         return float(np.median(sides))
     size = reading.info.get("die_size_px") if reading.info else None
@@ -213,7 +218,9 @@ def fuse(readings: Sequence[Reading], params: LiveParams = LiveParams()) -> Read
     For each die: the value with the largest sum of confidences wins; the fused confidence is
     that sum divided by the number of frames (a frame that missed the die or read another value
     adds nothing). A die found in fewer than ``min_presence`` of the frames is dropped. A die read
-    with two different values is flagged uncertain, as is one below ``min_confidence``. The
+    with two different values is flagged uncertain, as is one below ``min_confidence``, and one
+    that some frame reported as a possible die (``Die.possible``); it stays possible unless the
+    frames that report it as a die reach ``min_presence`` on their own. The
     cocked and off-table flags are carried when most frames that found the die set them. Box and
     centre are the medians.
     """
@@ -255,11 +262,16 @@ def fuse(readings: Sequence[Reading], params: LiveParams = LiveParams()) -> Read
         for flag in (COCKED, OFF_TABLE):
             if sum(flag in d.flags for d in group) * 2 > len(group):
                 flags.append(flag)
+        # A possible die (Die.possible) in some frames is no evidence that the die is there: it
+        # stays possible unless the frames that report it as a die are enough on their own, and
+        # it is never accepted.
+        possible = sum(not d.possible for d in group) < params.min_presence * n
         unsure = (
             len(votes) > 1
             or value is None
             or confidence < params.min_confidence
             or sum(UNCERTAIN in d.flags for d in group) * 2 > len(group)
+            or any(d.possible for d in group)
         )
         if unsure:
             flags.append(UNCERTAIN)
@@ -268,7 +280,6 @@ def fuse(readings: Sequence[Reading], params: LiveParams = LiveParams()) -> Read
             float(np.median([d.center[0] for d in group])),
             float(np.median([d.center[1] for d in group])),
         )
-        possible = all(d.possible for d in group)
         fused.append(Die(value, confidence, box, centre, tuple(flags), possible))  # type: ignore[arg-type]
     fused.sort(key=lambda d: (d.center[1], d.center[0]))
     last = readings[-1]
@@ -317,7 +328,7 @@ def compare_scene(
     if last_throw is None:
         return NEW_THROW
     size = die_size(scene) or die_size(last_throw) or 0.0
-    before = [d.center for d in last_throw.dice]
+    before = [d.center for d in last_throw.dice if not d.possible]
     matched = _match([d.center for d in playing], before, params.moved_distance * size)
     return SAME_THROW if len(matched) == len(playing) else NEW_THROW
 
@@ -340,7 +351,7 @@ def throw_of(
     if previous_scene is None:
         aside_positions: list[tuple[float, float]] = []
     else:
-        aside_positions = [d.center for d in previous_scene.dice]
+        aside_positions = [d.center for d in previous_scene.dice if not d.possible]
     size = die_size(scene) or 0.0
     outside = [i for i, d in enumerate(scene.dice) if not in_area(d, area)]
     matched = _match(

@@ -150,9 +150,9 @@ PATTERN_NEIGHBOURS_ONE = 3
 #: the check renders 114 of the 133 lone pips it added were no die (docs/vision-passes.md,
 #: thirty-third pass).
 POSSIBLE_DIE = 0.3
-#: A possible die within this many half-sides of a reported face's centre is taken for another
-#: face of that face's die (a side face, or part of the top face), not reported again: two dice
-#: lying side by side have their centres two half-sides apart.
+#: A possible die within this many half-sides of a reported face's centre (or of a likelier
+#: possible die's) is taken for another face of that die (a side face, or part of the top face)
+#: and not reported: two dice lying side by side have their centres two half-sides apart.
 SAME_DIE_REACH = 1.5
 
 
@@ -161,8 +161,8 @@ def _possible_dice(
 ) -> set[int]:
     """The faces to report as possible dice (:data:`POSSIBLE_DIE`): read as 2-6, not
     a side face beyond another face (``face_beyond``), not part of a dotted pattern, not by a
-    reported face (:data:`SAME_DIE_REACH`)."""
-    out = {
+    reported face or a likelier possible die (:data:`SAME_DIE_REACH`)."""
+    doubted = [
         i
         for i, f in enumerate(faces)
         if POSSIBLE_DIE <= p_die[i] < thr_die
@@ -170,15 +170,17 @@ def _possible_dice(
         and f.value >= 2
         and not f.features.get("face_beyond", 0)
         and not _in_a_pattern(f)
-    }
-    if out and keep:
-        centres = np.array([faces[i].center for i in keep], np.float64)
-        halves = np.array([faces[i].half_side for i in keep], np.float64)
-        out = {
-            i
-            for i in out
-            if (np.hypot(*(centres - faces[i].center).T) >= SAME_DIE_REACH * halves).all()
-        }
+    ]
+    out: set[int] = set()
+    taken = list(keep)  # the reported faces, then the possible dice taken, likeliest first
+    for i in sorted(doubted, key=lambda k: -p_die[k]):
+        centre = faces[i].center
+        if all(
+            np.hypot(*(np.subtract(faces[k].center, centre))) >= SAME_DIE_REACH * faces[k].half_side
+            for k in taken
+        ):
+            out.add(i)
+            taken.append(i)
     return out
 
 
