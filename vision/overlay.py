@@ -14,7 +14,8 @@ RETHROW = (40, 40, 230)
 
 
 def draw_overlay(image: np.ndarray, reading: Reading) -> np.ndarray:
-    """A copy of ``image`` with every die of ``reading`` drawn on it."""
+    """A copy of ``image`` with every die of ``reading`` drawn on it (a possible die, one the
+    reader doubts is a die at all, is marked "maybe no die")."""
     out = image.copy()
     h, w = out.shape[:2]
     thick = max(1, round(max(h, w) / 600))
@@ -34,7 +35,7 @@ def draw_overlay(image: np.ndarray, reading: Reading) -> np.ndarray:
         cv2.rectangle(out, (x, y), (x + bw, y + bh), colour, thick)
         value = "?" if d.value is None else str(d.value)
         label = f"{value} {d.confidence:.2f}"
-        flags = ",".join(f for f in d.flags)
+        flags = ",".join(f for f in d.flags) + (" (maybe no die)" if d.possible else "")
         _text(out, label, (x, max(0, y - 4)), font, colour, thick)
         if flags:
             _text(out, flags, (x, y + bh + int(16 * font * 1.5)), font * 0.8, colour, thick)

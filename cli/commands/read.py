@@ -130,8 +130,9 @@ def _text(name: str, reading: Reading, opts) -> str:
     for d in reading.dice:
         v = "?" if d.value is None else str(d.value)
         flags = f"  [{', '.join(d.flags)}]" if d.flags else ""
+        maybe = "  (maybe no die)" if d.possible else ""
         x, y, w, h = d.box
-        lines.append(f"  {v}  confidence {d.confidence:.3f}  at ({x}, {y}) {w}x{h}{flags}")
+        lines.append(f"  {v}  confidence {d.confidence:.3f}  at ({x}, {y}) {w}x{h}{flags}{maybe}")
     lines.append(f"  accepted: {' '.join(map(str, reading.values)) or 'none'}")
     if reading.rethrow:
         lines.append("  throw again: a die is cocked or off the table")

@@ -84,3 +84,19 @@ def test_the_empty_tiles_tool_keeps_only_tiles_clear_of_every_box():
     assert (0, 0, 100, 100) in kept  # 100 is the grown box's edge: touching is not reaching
     assert len(kept) == 8
     assert not tool.clear((0, 0, 100, 100), [Box(90, 10, 40, 40)])
+
+
+def test_the_overlay_marks_a_possible_die():
+    from vision.overlay import draw_overlay
+    from vision.reading import Die, Reading
+
+    img = np.full((200, 300, 3), 90, np.uint8)
+    sure = Die(3, 0.3, (100, 60, 40, 40), (120.0, 80.0), (UNCERTAIN,))
+    maybe = Die(3, 0.3, (100, 60, 40, 40), (120.0, 80.0), (UNCERTAIN,), possible=True)
+    a = draw_overlay(img, Reading(300, 200, (sure,)))
+    b = draw_overlay(img, Reading(300, 200, (maybe,)))
+    assert not np.array_equal(a, b)
+    below = slice(100, 200)  # the flags line, under the box: longer for the possible die
+    drawn_a = (a[below] != img[below]).any(axis=2).sum()
+    drawn_b = (b[below] != img[below]).any(axis=2).sum()
+    assert drawn_b > drawn_a

@@ -153,3 +153,18 @@ def test_the_steps_times_are_every_step_and_add_up_to_no_more_than_the_whole():
     assert list(steps) == list(STEPS)
     assert all(ms >= 0 for ms in steps.values())
     assert sum(steps.values()) <= reading.ms
+
+
+def test_a_possible_die_is_named_in_the_text_and_not_in_the_json(capsys):
+    heap = SAMPLES / "kamilpiechowiak-4.jpg"  # every die doubted: possible dice only
+    code, out, _ = _run(capsys, heap)
+    assert code == 0
+    dice_lines = [line for line in out.splitlines() if "confidence" in line]
+    assert dice_lines and all("(maybe no die)" in line for line in dice_lines)
+    assert "confirm the uncertain dice" in out
+    code, out, _ = _run(capsys, "--json", heap)
+    obj = json.loads(out)
+    assert obj["dice"] and all(list(d) == DIE_KEYS for d in obj["dice"])
+    assert obj["needs_confirmation"] and obj["values"] == []
+    code, out, _ = _run(capsys, IMAGE)  # a photo of sure dice: no such words
+    assert "maybe no die" not in out
