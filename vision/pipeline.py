@@ -319,6 +319,9 @@ def read(
         ask |= is_one
     clock("ones")
     p_val = np.where(ask, np.minimum(p_val, thr_accept - 1e-6), p_val)
+    # A possible die's value is no surer than that it is a die at all.
+    doubt = np.isin(np.arange(len(faces)), list(possible))
+    p_val = np.where(doubt, np.minimum(p_val, p_die), p_val)
     dice = []
     inv = 1.0 / scale
     for i in sorted(set(keep) | possible):

@@ -34,6 +34,15 @@ def test_a_heap_the_die_model_doubts_asks_instead_of_reading_no_die():
     assert '"possible"' not in json.dumps(reading.to_json())  # not part of the contract
 
 
+def test_a_possible_die_is_no_surer_of_its_value_than_that_it_is_a_die():
+    """A committed render where the value gate is sure (p 0.86-0.94) of faces the die model
+    doubts: their confidence is capped at p(die), under the die threshold."""
+    reading = read(_image(SAMPLES / "rendered" / "throw_2026_00027.jpg"))
+    doubted = [d for d in reading.dice if d.possible]
+    assert len(doubted) >= 2
+    assert all(d.confidence < 0.5 and UNCERTAIN in d.flags for d in doubted)
+
+
 def test_possible_dice_are_not_looked_for_outside_a_given_playing_area():
     img = _image(HEAP)
     h, w = img.shape[:2]
