@@ -244,18 +244,24 @@ def polygon_distances(points, polygons, scale: float = 1.0) -> np.ndarray:
 
 def off_table_flags(faces: Sequence, area: np.ndarray | None, *, given: bool = False) -> list[bool]:
     """For each face, whether its centre is outside the playing area polygon."""
-    if not area_holds(faces, area, given=given):
-        return [False] * len(faces)  # none, or found where the dice are not: no playing area
-    return [bool(v) for v in outside_area(faces, area)]
+    if area is None:
+        return [False] * len(faces)
+    out = outside_area(faces, area)
+    if not _holds(out, given):
+        return [False] * len(faces)  # found where the dice are not: no playing area
+    return [bool(v) for v in out]
 
 
 def area_holds(faces: Sequence, area: np.ndarray | None, *, given: bool = False) -> bool:
     """Whether ``area`` is a playing area to judge by: given by the user, or found where at
     least AREA_MIN_DICE_INSIDE of ``faces`` (the throw's dice) lie (as :func:`off_table_flags`
     judges it)."""
-    if area is None:
-        return False
-    return given or (len(faces) > 0 and (~outside_area(faces, area)).mean() >= AREA_MIN_DICE_INSIDE)
+    return area is not None and _holds(outside_area(faces, area), given)
+
+
+def _holds(outside: np.ndarray, given: bool) -> bool:
+    """:func:`area_holds`, from each die's :func:`outside_area`."""
+    return given or (len(outside) > 0 and (~outside).mean() >= AREA_MIN_DICE_INSIDE)
 
 
 def outside_area(faces: Sequence, area: np.ndarray) -> np.ndarray:

@@ -301,7 +301,8 @@ def read(
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
     clock("flags")
     # The faces that must ask, whatever their p: maybe a dot of a patterned cloth, and...
-    ask = np.isin(np.arange(len(faces)), list(dotted | possible)) | near_ignored
+    doubt = np.isin(np.arange(len(faces)), list(possible))
+    ask = np.isin(np.arange(len(faces)), list(dotted)) | doubt | near_ignored
     if use_gate:
         # A one, by the ones' gate, beside a twin of its set among the dice accepted with no flag
         # (vision.gate.twinned), or on a body of its own (vision.faces.one_body).
@@ -320,7 +321,6 @@ def read(
     clock("ones")
     p_val = np.where(ask, np.minimum(p_val, thr_accept - 1e-6), p_val)
     # A possible die's value is no surer than that it is a die at all.
-    doubt = np.isin(np.arange(len(faces)), list(possible))
     p_val = np.where(doubt, np.minimum(p_val, p_die), p_val)
     dice = []
     inv = 1.0 / scale
