@@ -122,3 +122,21 @@ def test_blender_simulates_and_labels_a_scene(tmp_path):
         check=True,
     )
     assert load(again / "throw_11_00000.json")["dice"] == label["dice"]
+
+
+@pytest.mark.blender
+@pytest.mark.skipif(shutil.which("blender") is None, reason="Blender is not installed")
+def test_blender_lays_out_the_values_asked_for(tmp_path):
+    """``--values 255552`` (labels only): six dice flat on the table showing 2 5 5 5 5 2."""
+    cmd = render_run.throw_command(tmp_path, 1, 255552, "--dry", "--values", "255552")
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    label = load(tmp_path / "throw_255552_00000.json")
+    labels.validate(label)
+    assert label["kind"] == "cluster"
+    assert sorted(d["value"] for d in label["dice"]) == [2, 2, 5, 5, 5, 5]
+    assert not any(d["cocked"] or not d["on_table"] for d in label["dice"])
+    bad = subprocess.run(render_run.throw_command(tmp_path, 1, 1, "--dry", "--values", "2557"),
+                         capture_output=True, text=True, timeout=600)
+    assert "--values '2557'" in bad.stdout + bad.stderr
+    assert not (tmp_path / "throw_1_00000.json").exists()

@@ -43,6 +43,8 @@ def blender_command(blender: str, out: Path, start: int, n: int, args) -> list[s
                         "--samples", str(args.samples), blender=blender)
     if args.mix:
         cmd += ["--mix", args.mix]
+    if args.values:
+        cmd += ["--values", args.values]
     if args.nice:
         cmd = ["nice", "-n", str(args.nice)] + cmd
     return cmd
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--height", type=int, default=600)
     ap.add_argument("--samples", type=int, default=16)
     ap.add_argument("--mix", default="", help="scene shares, e.g. cocked=0.4,off_table=0.4")
+    ap.add_argument("--values", default="",
+                    help="the top faces of every throw, e.g. 255552 (dice laid flat side by side)")
     ap.add_argument("--nice", type=int, default=10)
     ap.add_argument("--jobs", type=int, default=1, help="Blender processes side by side")
     ap.add_argument("--blender", default=shutil.which("blender") or "blender")

@@ -500,8 +500,10 @@ def flat_rotation(rng):
 class Scene:
     """Everything of one attempt: built, simulated, labelled, and rendered if accepted."""
 
-    def __init__(self, seed, index, attempt, kind, width, height, samples):
+    def __init__(self, seed, index, attempt, kind, width, height, samples, values=()):
         self.seed, self.index, self.attempt = seed, index, attempt
+        #: the top faces asked for (``--values``): a flat cluster showing them, or () for any
+        self.values = tuple(values)
         self.image_seed = dicegeo.image_seed(seed, index, attempt)
         self.rng = random.Random(self.image_seed)
         self.kind = kind
@@ -669,6 +671,8 @@ class Scene:
         n = rng.randint(1, 6)
         if self.kind in ("cocked", "cluster"):
             n = max(n, 2)
+        if self.values:
+            n = len(self.values)
         style = rng.choice(list(STYLES))
         mixed = rng.random() < 0.15
         self.style = "mixed" if mixed else style
@@ -762,8 +766,8 @@ class Scene:
             off = Vector((gx * (s + gap), gy * (s + gap), 0))
             off.rotate(Euler((0, 0, yaw)))
             loc = Vector((cx, cy, self.play_z + s / 2 + 0.05 + 0.02 * k)) + off
-            rot = Quaternion((0, 0, 1), yaw + rng.uniform(-0.15, 0.15)) @ flat_rotation_no_yaw(
-                rng)
+            rot = Quaternion((0, 0, 1), yaw + rng.uniform(-0.15, 0.15)) @ (
+                face_up(self.values[k]) if self.values else flat_rotation_no_yaw(rng))
             towards = Vector((cx, cy, 0)) - loc
             towards.z = 0
             self._set(dice[k], loc, rot, towards * rng.uniform(0.5, 2.0),
@@ -993,6 +997,9 @@ class Scene:
         return [mw @ ((n + u * a + v * b) * half) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
 
     def check_kind(self, dice):
+        if self.values and sorted(d["value"] for d in dice) != sorted(self.values):
+            raise Reject(f"the dice came to rest showing {sorted(d['value'] for d in dice)}, "
+                         f"not {sorted(self.values)}")
         if self.kind == "cocked" and not any(d["cocked"] for d in dice):
             raise Reject("no die came to rest cocked")
         if self.kind == "off_table" and all(d["on_table"] for d in dice):
@@ -1293,6 +1300,14 @@ def flat_rotation_no_yaw(rng):
     return q
 
 
+def face_up(value):
+    """The rotation that turns the die's face ``value`` up (+z), its pips' axes unturned."""
+    normal = Vector(dicegeo.FACES[value][0])
+    if normal.z < -0.5:  # the 6: half a turn about x (rotation_difference of opposites is loose)
+        return Quaternion((1, 0, 0), math.pi)
+    return normal.rotation_difference(Vector((0, 0, 1)))
+
+
 def choose_kind(rng, mix):
     x = rng.random() * sum(mix.values())
     for kind, share in mix.items():
@@ -1304,10 +1319,13 @@ def choose_kind(rng, mix):
 
 def render_one(args, index):
     kind = choose_kind(random.Random(dicegeo.image_seed(args.seed, index, -1)), args.mix)
+    if args.values:
+        kind = "cluster"  # the dice laid flat side by side, so that they keep the faces asked for
     name = f"throw_{args.seed}_{index:05d}"
     reasons = []
     for attempt in range(MAX_ATTEMPTS):
-        sc = Scene(args.seed, index, attempt, kind, args.width, args.height, args.samples)
+        sc = Scene(args.seed, index, attempt, kind, args.width, args.height, args.samples,
+                   args.values)
         try:
             sc.build()
             sc.run_physics()
@@ -1351,6 +1369,15 @@ def parse_mix(text):
     return mix
 
 
+def parse_values(text):
+    """``"255552"`` as (2, 5, 5, 5, 5, 2); ``""`` as ()."""
+    if not text:
+        return ()
+    if not 1 <= len(text) <= 6 or any(c not in "123456" for c in text):
+        raise SystemExit(f"--values {text!r}: give 1 to 6 digits 1-6, such as 255552")
+    return tuple(int(c) for c in text)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="throw.py", description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
@@ -1363,8 +1390,13 @@ def main(argv):
     ap.add_argument("--dry", action="store_true",
                     help="simulate and write the labels, render no image")
     ap.add_argument("--mix", default="", help="scene shares, e.g. cocked=0.4,off_table=0.4")
+    ap.add_argument("--values", default="",
+                    help="the top faces of every throw, e.g. 255552: 1 to 6 dice laid flat "
+                    "side by side showing them (a throw whose dice come to rest otherwise is "
+                    "tried again)")
     args = ap.parse_args(argv)
     args.mix = parse_mix(args.mix)
+    args.values = parse_values(args.values)
     os.makedirs(args.out, exist_ok=True)
     for k in range(args.n):
         t0 = time.time()
