@@ -22,6 +22,8 @@ import run as render_run  # noqa: E402
 
 LABELS = sorted(RENDERED.glob("*.json"))
 IMAGES = sorted(RENDERED.glob("*.jpg"))
+#: every committed render: the set above and the throw 2 5 5 5 5 2 (``rendered-255552/``)
+ALL_LABELS = LABELS + sorted((ROOT / "sample_images" / "rendered-255552").glob("*.json"))
 
 
 def load(path: Path) -> dict:
@@ -43,7 +45,7 @@ def test_every_image_has_its_label_and_every_label_its_image():
         assert load(p)["image"] == p.stem + ".jpg"
 
 
-@pytest.mark.parametrize("path", LABELS, ids=[p.stem for p in LABELS])
+@pytest.mark.parametrize("path", ALL_LABELS, ids=[p.stem for p in ALL_LABELS])
 def test_label_follows_the_schema_and_matches_its_image(path):
     label = load(path)
     labels.validate(label)
@@ -79,6 +81,24 @@ def test_validate_refuses_a_broken_label(path):
     broken["rendered"] = False
     with pytest.raises(labels.LabelError, match="rendered"):
         labels.validate(broken)
+
+
+def test_values_asked_for_are_one_to_six_faces():
+    assert dice.parse_values("255552") == (2, 5, 5, 5, 5, 2)
+    assert dice.parse_values("6") == (6,)
+    assert dice.parse_values("") == ()
+    for bad in ("2557", "1234567", "abc", "0", " 25", "2,5"):
+        with pytest.raises(ValueError, match="1 to 6 digits"):
+            dice.parse_values(bad)
+
+
+def test_run_refuses_bad_values_before_making_anything(tmp_path, capsys):
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as stop:
+        render_run.main(["--out", str(out), "--n", "1", "--values", "2557"])
+    assert stop.value.code == 2
+    assert "--values '2557'" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_opposite_faces_sum_to_seven_and_the_die_is_right_handed():
@@ -140,3 +160,9 @@ def test_blender_lays_out_the_values_asked_for(tmp_path):
                          capture_output=True, text=True, timeout=600)
     assert "--values '2557'" in bad.stdout + bad.stderr
     assert not (tmp_path / "throw_1_00000.json").exists()
+    # one die alone touches no other: it is still a throw
+    one = tmp_path / "one"
+    run = subprocess.run(render_run.throw_command(one, 1, 11, "--dry", "--values", "5"),
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert [d["value"] for d in load(one / "throw_11_00000.json")["dice"]] == [5]

@@ -88,6 +88,24 @@ def top_face(up_in_die_frame: Vec) -> tuple[int, float]:
     return best, float(dot(FACES[best][0], up_in_die_frame))
 
 
+def parse_values(text: str) -> tuple[int, ...]:
+    """The top faces asked for by ``--values``: ``"255552"`` as (2, 5, 5, 5, 5, 2), ``""`` as ()
+    (none asked for). Anything but 1 to 6 digits 1-6 is a ``ValueError``.
+
+    >>> parse_values("255552"), parse_values("")
+    ((2, 5, 5, 5, 5, 2), ())
+    >>> parse_values("2557")
+    Traceback (most recent call last):
+    ...
+    ValueError: --values '2557': give 1 to 6 digits 1-6, such as 255552
+    """
+    if not text:
+        return ()
+    if not 1 <= len(text) <= 6 or any(c not in "123456" for c in text):
+        raise ValueError(f"--values {text!r}: give 1 to 6 digits 1-6, such as 255552")
+    return tuple(int(c) for c in text)
+
+
 def image_seed(seed: int, index: int, attempt: int = 0) -> int:
     """The seed of image ``index`` of a set rendered with ``--seed seed``: the same image comes out
     whatever batch it is rendered in.

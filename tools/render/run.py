@@ -23,6 +23,9 @@ from pathlib import Path
 from tqdm import tqdm
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import dice as dicegeo  # noqa: E402  (pure Python, shared with throw.py in Blender)
+
 PROGRESS = re.compile(r"^ZILCH_RENDER (\d+)/(\d+) (\S+) ([\d.]+)")
 SKIP = re.compile(r"^ZILCH_RENDER_SKIP (.*)")
 log = logging.getLogger("render")
@@ -62,12 +65,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=16)
     ap.add_argument("--mix", default="", help="scene shares, e.g. cocked=0.4,off_table=0.4")
     ap.add_argument("--values", default="",
-                    help="the top faces of every throw, e.g. 255552 (dice laid flat side by side)")
+                    help="the top faces of every throw, e.g. 255552: 1 to 6 dice laid flat side "
+                    "by side (--mix is then not used)")
     ap.add_argument("--nice", type=int, default=10)
     ap.add_argument("--jobs", type=int, default=1, help="Blender processes side by side")
     ap.add_argument("--blender", default=shutil.which("blender") or "blender")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        dicegeo.parse_values(args.values)  # before anything is made: Blender would only fail
+    except ValueError as e:
+        ap.error(str(e))
     if not shutil.which(args.blender):
         print("run.py: Blender is not installed (apt-get install -y blender)", file=sys.stderr)
         return 2

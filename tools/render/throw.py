@@ -1004,7 +1004,7 @@ class Scene:
             raise Reject("no die came to rest cocked")
         if self.kind == "off_table" and all(d["on_table"] for d in dice):
             raise Reject("no die went off the table")
-        if self.kind == "cluster" and not any(d["touching"] for d in dice):
+        if self.kind == "cluster" and len(dice) > 1 and not any(d["touching"] for d in dice):
             raise Reject("no dice touch")
         if self.kind in ("normal", "cluster") and any(d["cocked"] or not d["on_table"]
                                                        for d in dice):
@@ -1369,15 +1369,6 @@ def parse_mix(text):
     return mix
 
 
-def parse_values(text):
-    """``"255552"`` as (2, 5, 5, 5, 5, 2); ``""`` as ()."""
-    if not text:
-        return ()
-    if not 1 <= len(text) <= 6 or any(c not in "123456" for c in text):
-        raise SystemExit(f"--values {text!r}: give 1 to 6 digits 1-6, such as 255552")
-    return tuple(int(c) for c in text)
-
-
 def main(argv):
     ap = argparse.ArgumentParser(prog="throw.py", description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
@@ -1393,10 +1384,13 @@ def main(argv):
     ap.add_argument("--values", default="",
                     help="the top faces of every throw, e.g. 255552: 1 to 6 dice laid flat "
                     "side by side showing them (a throw whose dice come to rest otherwise is "
-                    "tried again)")
+                    "tried again); --mix is then not used")
     args = ap.parse_args(argv)
     args.mix = parse_mix(args.mix)
-    args.values = parse_values(args.values)
+    try:
+        args.values = dicegeo.parse_values(args.values)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
     os.makedirs(args.out, exist_ok=True)
     for k in range(args.n):
         t0 = time.time()
