@@ -24,7 +24,9 @@ from vision.live import (
     LiveParams,
     ThrowTracker,
     compare_scene,
+    die_size,
     fuse,
+    throw_of,
 )
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
 
@@ -257,8 +259,6 @@ def test_a_possible_die_alone_makes_no_throw_but_comes_with_one():
     assert [d.possible for d in fused.dice] == [True, False]
     assert [d.possible for d in fuse([throw] * 3).dice] == [True, False]
     # outside a given playing area: left out of the throw, not flagged off the table
-    from vision.live import throw_of
-
     area = np.array([(150, 0), (640, 0), (640, 480), (150, 480)], np.float64)
     t = throw_of(throw, None, area=area)
     assert [d.value for d in t.dice] == [5] and not t.rethrow
@@ -294,8 +294,6 @@ def test_possible_frames_never_make_a_die_sure_nor_a_throw():
 def test_a_possible_die_of_the_last_scene_hides_no_new_die():
     """(A review's cases.) Where the last scene had only a possible die, a die that lands there
     is no die set aside, nor one of the last throw that stayed."""
-    from vision.live import throw_of
-
     flown = die(4, 602, 101, flags=(OFF_TABLE,))
     t = throw_of(reading(die(5, 200, 100), flown), reading(_maybe(3, 600, 100)))
     assert t.info["set_aside"] == 0 and t.rethrow
@@ -305,8 +303,6 @@ def test_a_possible_die_of_the_last_scene_hides_no_new_die():
 
 
 def test_a_possible_die_gives_no_die_size():
-    from vision.live import die_size
-
     assert die_size(reading(_maybe(3, 100, 100))) is None
     assert die_size(reading(_maybe(3, 100, 100), die(5, 200, 100, size=30))) == 30
 
@@ -336,8 +332,6 @@ def test_latest_frame_drops_the_older_frame_and_never_queues():
 
 
 def test_throw_of_leaves_out_dice_set_aside_before_it_and_flags_dice_that_flew_off():
-    from vision.live import throw_of
-
     # before the throw: a keep of two dice lies off the table (the reader flagged it)
     before = reading(die(1, 600, 20, flags=(OFF_TABLE,)), die(5, 600, 70, flags=(OFF_TABLE,)))
     # the throw: four dice in play, the keep where it was, and one die off the table elsewhere
