@@ -997,9 +997,9 @@ class Scene:
         return [mw @ ((n + u * a + v * b) * half) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
 
     def check_kind(self, dice):
-        if self.values and sorted(d["value"] for d in dice) != sorted(self.values):
-            raise Reject(f"the dice came to rest showing {sorted(d['value'] for d in dice)}, "
-                         f"not {sorted(self.values)}")
+        shown = sorted(d["value"] for d in dice)
+        if self.values and shown != sorted(self.values):
+            raise Reject(f"the dice came to rest showing {shown}, not {sorted(self.values)}")
         if self.kind == "cocked" and not any(d["cocked"] for d in dice):
             raise Reject("no die came to rest cocked")
         if self.kind == "off_table" and all(d["on_table"] for d in dice):
