@@ -1050,19 +1050,6 @@ ONE_BODY_REACH = 9.0
 #: ... and its half-side is this many pip radii: smaller is the pip alone, larger a table of the
 #: face's colour.
 ONE_BODY_HALF_SIDE = (2.0, 7.0)
-#: A one's body is looked for with these colour bounds in turn (shares of the pip's contrast, as
-#: :data:`BODY_COLOUR`). An ivory die on light wood is nearer the table's colour than 0.4 of its
-#: pip's contrast, so at that bound its body runs on into the table; at half of it the table is
-#: left out. Each bound's body must pass every test of :func:`die_body`, the ring around it
-#: included (thirty-fifth pass) ...
-ONE_BODY_COLOURS = (BODY_COLOUR, BODY_COLOUR / 2)
-#: ... and tried only when the looser bound's region runs on to at least this many sides of the
-#: search window: a table of the face's colour around the die. A die's own faces, of near colours,
-#: reach two sides at most (its top and two side faces, seen from a corner); a side face showing
-#: 1 under a lighter top face, split from it by the tighter bound, would pass as a one's body.
-#: Chosen from that geometry (the trap reaches one side; ivory dice on matteop65's wood reach
-#: 2-4, so some stay unvouched).
-ONE_BODY_TABLE_SIDES = 3
 
 
 def die_body(
@@ -1076,15 +1063,6 @@ def die_body(
     square-ish (:data:`BODY_MIN_HALF_SIDE`, :data:`BODY_SOLIDITY`, :data:`BODY_ASPECT`,
     :data:`BODY_FILL`, :data:`BODY_CORNERS`); else None. A speck or a dot on a table has the table
     around it, not a bounded body."""
-    return _die_body(image, xy, radius, centre, face, contrast, reach, BODY_COLOUR)[0]
-
-
-def _die_body(
-    image: np.ndarray, xy, radius, centre, face, contrast: float, reach: float, colour_share: float
-) -> tuple[tuple[float, float] | None, int]:
-    """:func:`die_body` with the face's colour within ``colour_share`` of the contrast, and how
-    many sides of the search window (cut to the photo) the region of that colour around the first
-    pip runs on to: 0 when it is bounded."""
     h, w = image.shape[:2]
     half = int(np.ceil(reach)) + 2
     cx, cy = int(round(centre[0])), int(round(centre[1]))
@@ -1092,7 +1070,7 @@ def _die_body(
     x0, y0 = max(cx - half, 0), max(cy - half, 0)
     x1, y1 = min(cx + half + 1, w), min(cy + half + 1, h)
     if x1 - x0 < 3 or y1 - y0 < 3:
-        return None, 0
+        return None
     patch = image[y0:y1, x0:x1]
     step = max(1, half // BODY_WINDOW)  # a big die is looked at on fewer pixels
     if step > 1:
@@ -1100,7 +1078,7 @@ def _die_body(
         patch = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
     patch = patch.astype(np.float32)
     dist = np.abs(patch - np.asarray(face, np.float32)).sum(axis=2) / np.sqrt(3)
-    colour = dist < max(colour_share * contrast, 8.0)
+    colour = dist < max(BODY_COLOUR * contrast, 8.0)
     mask = colour.astype(np.uint8)
 
     def local(pts):  # photo pixels to the window's (smaller) pixels
@@ -1115,11 +1093,10 @@ def _die_body(
     seeded = ((at[0] >= 0) & (at[0] < mask.shape[::-1])).all()
     own = labels[at[0, 1], at[0, 0]] if seeded else 0
     if own == 0:
-        return None, 0
+        return None
     x, y, bw, bh, area = stats[own]
-    sides = int(x == 0) + int(y == 0) + int(x + bw >= mask.shape[1]) + int(y + bh >= mask.shape[0])
-    if sides:
-        return None, sides  # not bounded: the table, or a cloth, of the face's colour
+    if x == 0 or y == 0 or x + bw >= mask.shape[1] or y + bh >= mask.shape[0]:
+        return None  # not bounded: the table, or a cloth, of the face's colour
     outlines, _ = cv2.findContours(
         (labels == own).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
     )
@@ -1138,21 +1115,21 @@ def _die_body(
         or area < BODY_SOLIDITY * hull_px
         or min(rw, rh) < BODY_ASPECT * max(rw, rh)
     ):
-        return None, 0
+        return None
     if filled < BODY_FILL * rw * rh:  # then only a quadrilateral is square-ish
         corners = cv2.approxPolyDP(hull, BODY_CORNERS * cv2.arcLength(hull, True), True)
         if len(corners) != 4:
-            return None, 0
+            return None
     # the ring around it is mostly not of its colour: a die stands out from the table
     body = cv2.drawContours(np.zeros_like(mask), [outline], -1, 1, -1)
     near, far = (cv2.dilate(body, _disc(2 * max(1, round(b * body_half)) + 1))
                  for b in BODY_RING_REACH)
     ring = (far > 0) & (near == 0)
     if (ring & colour).sum() > BODY_RING * max(int(ring.sum()), 1):
-        return None, 0
+        return None
     (ox, oy), = local(centre)
     off = np.hypot(m["m10"] / m["m00"] - ox, m["m01"] / m["m00"] - oy)
-    return (half_side, float(off) * step), 0
+    return half_side, float(off) * step
 
 
 def _disc(size: int) -> np.ndarray:
@@ -1161,24 +1138,17 @@ def _disc(size: int) -> np.ndarray:
 
 
 def one_body(image: np.ndarray, centre, radius: float, face, contrast: float) -> float:
-    """1.0 when the lone pip at ``centre`` sits in the middle of its die's body (:func:`die_body`,
-    at any of :data:`ONE_BODY_COLOURS`) of a die's size for its pip
-    (:data:`ONE_BODY_HALF_SIDE`); else 0.0. A pip of a face whose other pips were missed is off
-    its body's centre (a two's, four's or six's), or is the middle pip of a three or a five, which
-    the ``one_uneven`` rule refuses (their other pips lie on its ring) and whose other pips, if
-    large, leave holes in the body."""
-    for share in ONE_BODY_COLOURS:
-        body, sides = _die_body(
-            image, [centre], [radius], centre, face, contrast, ONE_BODY_REACH * radius, share
-        )
-        if body is not None:
-            return float(
-                ONE_BODY_HALF_SIDE[0] <= body[0] / radius <= ONE_BODY_HALF_SIDE[1]
-                and body[1] < BODY_OFFSET * body[0]
-            )
-        if sides < ONE_BODY_TABLE_SIDES:
-            return 0.0  # no table of the face's colour around it: no tighter bound
-    return 0.0
+    """1.0 when the lone pip at ``centre`` sits in the middle of its die's body (:func:`die_body`)
+    of a die's size for its pip (:data:`ONE_BODY_HALF_SIDE`); else 0.0. A pip of a face whose
+    other pips were missed is off its body's centre (a two's, four's or six's), or is the middle
+    pip of a three or a five, which the ``one_uneven`` rule refuses (their other pips lie on its
+    ring) and whose other pips, if large, leave holes in the body."""
+    body = die_body(image, [centre], [radius], centre, face, contrast, ONE_BODY_REACH * radius)
+    return float(
+        body is not None
+        and ONE_BODY_HALF_SIDE[0] <= body[0] / radius <= ONE_BODY_HALF_SIDE[1]
+        and body[1] < BODY_OFFSET * body[0]
+    )
 
 
 #: Blobs that may be other pips of the face a lone pip belongs to: a one's pip is often larger

@@ -18,7 +18,7 @@ from tests.vision.drawn import (
     lens,
     sharp_dice,
 )
-from vision import faces, read
+from vision import read
 from vision.faces import describe, read_face
 from vision.gate import REFUSALS, RULES, Gate, default_gate, rule_values, ruled_out, twinned
 from vision.pipeline import candidates
@@ -191,46 +191,6 @@ def test_a_dot_on_the_table_has_no_body():
     white = np.full((300, 300, 3), FACE, np.uint8)
     cv2.circle(white, (150, 150), PIP_R, (PIP,) * 3, -1)
     assert _body(lens(white)) == 0.0
-
-
-def _on_a_table(table: int) -> np.ndarray:
-    """A die showing 1 (grey FACE) on a plain table of grey ``table``."""
-    img = np.full((300, 300, 3), table, np.uint8)
-    cv2.rectangle(img, (150 - HALF, 150 - HALF), (150 + HALF, 150 + HALF), (FACE,) * 3, -1)
-    cv2.circle(img, (150, 150), PIP_R, (PIP,) * 3, -1)
-    return lens(img)
-
-
-def test_an_ivory_die_on_a_table_near_its_colour_has_a_body(monkeypatch):
-    # A table 35 grey levels below the face is within 0.4 of the pip's contrast (210 levels) of
-    # the face's colour: at that bound the body runs on into the table, at half of it the table is
-    # left out (faces.ONE_BODY_COLOURS).
-    near = _on_a_table(FACE - 35)
-    feats, _ = _lone_pip_face(near, (150, 150))
-    assert feats["one_body"] == 1.0
-    assert _body(near) == 1.0
-    monkeypatch.setattr(faces, "ONE_BODY_COLOURS", (faces.BODY_COLOUR,))
-    assert _body(near) == 0.0
-    assert _body(_on_a_table(TABLE)) == 1.0  # a table far from the die's colour: either bound
-
-
-def test_the_tighter_bound_waits_for_a_table_all_around(monkeypatch):
-    # A die on a dark table, a sheet of near its colour along its top side: at the looser bound
-    # the region runs on to one side of the search window, as a die's own top face runs on from
-    # its side face seen from low, so the tighter bound, which would split the die off, is not
-    # tried (faces.ONE_BODY_TABLE_SIDES).
-    img = np.full((300, 300, 3), TABLE, np.uint8)
-    cv2.rectangle(img, (150 - HALF, 0), (150 + HALF, 150 - HALF), (FACE - 35,) * 3, -1)
-    cv2.rectangle(img, (150 - HALF, 150 - HALF), (150 + HALF, 150 + HALF), (FACE,) * 3, -1)
-    cv2.circle(img, (150, 150), PIP_R, (PIP,) * 3, -1)
-    assert _body(lens(img)) == 0.0
-    monkeypatch.setattr(faces, "ONE_BODY_TABLE_SIDES", 1)
-    assert _body(lens(img)) == 1.0
-
-
-def test_a_one_on_a_table_nearer_its_colour_than_any_bound_has_no_body():
-    # 15 grey levels: within a fifth of the contrast too, so no bound tells the die from the table
-    assert _body(_on_a_table(FACE - 15)) == 0.0
 
 
 def test_a_face_that_runs_on_beyond_its_window_is_no_body():
