@@ -760,10 +760,9 @@ def row_along_edge(gray: np.ndarray, frame: np.ndarray, centre) -> float:
     return max(0.0, -_alignment(gray, frame, centre, ROW_EDGE_EXTENT, _ROW_MASK))
 
 
-def _alignment(gray: np.ndarray, frame: np.ndarray, centre, extent: float, mask) -> float:
-    """The gradient-weighted mean of cos(4 theta) over ``mask`` (a square patch's pixels) of the
-    face warped by its frame out to ``extent`` half-sides, theta in face coordinates."""
-    size = mask.shape[0]
+def _gradients(gray: np.ndarray, frame: np.ndarray, centre, extent: float, size: int):
+    """The x and y gradients of the face warped by its frame to ``size`` x ``size`` pixels out to
+    ``extent`` half-sides from its centre: x and y are the face's own axes."""
     c = (size - 1) / 2
     A = np.asarray(frame, np.float64) * (extent / c)
     t = np.asarray(centre, np.float64) - A @ np.array([c, c])
@@ -774,8 +773,14 @@ def _alignment(gray: np.ndarray, frame: np.ndarray, centre, extent: float, mask)
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     ).astype(np.float32)
-    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)[mask]
-    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)[mask]
+    return cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+
+
+def _alignment(gray: np.ndarray, frame: np.ndarray, centre, extent: float, mask) -> float:
+    """The gradient-weighted mean of cos(4 theta) over ``mask`` (a square patch's pixels) of the
+    face warped by its frame out to ``extent`` half-sides, theta in face coordinates."""
+    gx, gy = _gradients(gray, frame, centre, extent, mask.shape[0])
+    gx, gy = gx[mask], gy[mask]
     m = np.sqrt(gx * gx + gy * gy)
     # m cos(4 theta) = (m^2 cos 2theta)^2 - (m^2 sin 2theta)^2, over m^3: no arctan needed
     c2, s2 = (gx * gx - gy * gy), 2 * gx * gy
