@@ -760,6 +760,73 @@ def row_along_edge(gray: np.ndarray, frame: np.ndarray, centre) -> float:
     return max(0.0, -_alignment(gray, frame, centre, ROW_EDGE_EXTENT, _ROW_MASK))
 
 
+#: A die's outline runs along its face's four sides, so the edges in the ring around a face
+#: (:data:`EDGE_RING`) run along the side they are nearest, their gradients across it: into the
+#: face or out of it. A table's grain runs one way all around (along two sides, across the other
+#: two), a cloth's weave or a plain table every way or none: they measure near 0. A two's or
+#: three's pips say nothing of a die around them (two pen marks on a table fit a two's layout as
+#: well as a die's pips do), so a face of two or three pips with no outline and no border
+#: (``border_contrast``) of OUTLINE_MIN or more is not accepted: ``no_outline``, a guard of
+#: vision.gate.GUARDS.
+#:
+#: Chosen on the licensed photos' accepted twos and threes (none has both below 0.15: outline
+#: 0.07-0.93, the four under 0.15 with a border of 0.15-0.54, white dice on white tables) and on
+#: drawn pen dots on plain, wood, gradient and cloth tables (the thirty-fifth pass's review's
+#: scenes, seed 101, 300 of them: the 25 twos and threes accepted measured 0.12 at most on
+#: outline and 0.11 on border).
+OUTLINE_MIN = 0.15
+#: The face's own pips are left out of the ring, as far as this many pip radii and a patch pixel
+#: from their places in the layout: a large pip's round edge reaches into the ring, and faces
+#: out of the face near a corner as a die's outline does.
+OUTLINE_PIP_REACH = 1.5
+#: A ring with hardly any edge is no outline, whatever way its few edges run: the gradients'
+#: weights are summed to no less than this fraction of a sharp step of the pips' contrast on
+#: every pixel of it (a camera's noise alone gives about that; a plain table drawn without noise,
+#: with two pips' blurred rims just beyond OUTLINE_PIP_REACH, measured 0.17 without the floor).
+OUTLINE_FLOOR = 0.01
+#: A 3x3 Sobel's response to a sharp step of one grey level.
+_SOBEL_STEP = 4.0
+
+
+def _outline_geometry(size: int, extent: float):
+    """Each pixel of a ``size`` x ``size`` patch out to ``extent`` half-sides: its face
+    coordinates (u, v), and +1 where the nearest of the face's sides is its left or right one (a
+    gradient across it lies along x), -1 where it is its top or bottom one."""
+    c = (size - 1) / 2
+    r = (np.arange(size) - c) * (extent / c)
+    u, v = np.meshgrid(r, r)
+    return u, v, np.where(np.abs(u) > np.abs(v), 1.0, -1.0).astype(np.float32)
+
+
+_OUT_U, _OUT_V, _OUT_SIDE = _outline_geometry(EDGE_PATCH, EDGE_EXTENT)
+
+
+def outline(
+    gray: np.ndarray, frame: np.ndarray, centre, value: int, pip_to_face: float, contrast: float
+) -> float:
+    """How well the edges around a face of 2-6 pips run along its sides, from -1 to 1
+    (:data:`OUTLINE_MIN`): the gradient-weighted mean of cos 2(theta - phi) over the ring of
+    :data:`EDGE_RING` half-sides, theta the gradient's angle in face coordinates and phi the
+    direction across the nearest side, the weights' sum no less than :data:`OUTLINE_FLOOR` of
+    the pips' ``contrast`` (grey levels) a pixel. Near 1 for a die's outline; near 0 for none,
+    a table's grain or weave, or an outline diagonal to the frame (pips along the die's edge,
+    which ``row_along_edge`` refuses too). The face's pips (``pip_to_face``: their radius in
+    half-sides) are left out (:data:`OUTLINE_PIP_REACH`). A frame or centre that is not finite
+    measures nothing: 0."""
+    if not (np.isfinite(frame).all() and np.isfinite(centre).all()):
+        return 0.0
+    gx, gy = _gradients(gray, frame, centre, EDGE_EXTENT, EDGE_PATCH)
+    keep = _RING_MASK.copy()
+    reach = OUTLINE_PIP_REACH * pip_to_face + EDGE_EXTENT / ((EDGE_PATCH - 1) / 2)
+    for px, py in GRID[list(_LAYOUTS[value])]:
+        keep &= np.hypot(_OUT_U - px, _OUT_V - py) > reach
+    gx, gy = gx[keep], gy[keep]
+    m = np.sqrt(gx * gx + gy * gy)
+    across = ((gx * gx - gy * gy) / (m + 1e-6) * _OUT_SIDE[keep]).sum()
+    floor = OUTLINE_FLOOR * _SOBEL_STEP * max(float(contrast), 1.0) * int(keep.sum())
+    return float(across) / (float(m.sum()) + floor)
+
+
 def _gradients(gray: np.ndarray, frame: np.ndarray, centre, extent: float, size: int):
     """The x and y gradients of the face warped by its frame to ``size`` x ``size`` pixels out to
     ``extent`` half-sides from its centre: x and y are the face's own axes."""
@@ -1358,6 +1425,10 @@ def _features(
         # grouping missed (a five's corner under glare, a three's middle read as a two).
         f["pip_missed"] = float(f["empty_cells_worst"] > ONE_PLAIN_FACE)
     f["border_contrast"] = float(np.sort(dist[ne:])[ne // 2]) / c_div
+    if value in (2, 3):
+        # a guard of read's, not a feature (vision.gate.GUARDS): a die around the pips
+        f["outline"] = outline(gray, frame, centre, value, rmed / hs, c_med)
+        f["no_outline"] = float(max(f["outline"], f["border_contrast"]) < OUTLINE_MIN)
     f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
     f["edge_alignment"] = edge_alignment(gray, frame, centre, value)
     # How far the face's outline reaches beyond the photo, in half-sides: a die cut by the edge

@@ -246,7 +246,10 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   its pips, which then lie along the die's edge, not on its diagonal: part of a larger face
 #:   whose other pips are hidden, by a finger or a stale marker's outline
 #:   (:func:`vision.faces.row_along_edge`).
-GUARDS = ("row_along_edge",)
+#: - ``no_outline``: a two or three with neither a die's outline around it nor a border of
+#:   another colour than its face's: pips with no die, such as two pen marks on a table
+#:   (:func:`vision.faces.outline`, ``faces.OUTLINE_MIN``).
+GUARDS = ("row_along_edge", "no_outline")
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
 

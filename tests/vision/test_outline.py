@@ -1,0 +1,102 @@
+"""A two or three is accepted only with a die around it: its outline along the face's sides, or a
+border of another colour than the face's (``vision.faces.outline``, the guard ``no_outline`` of
+``vision.gate.GUARDS``). Two pen marks on a table fit a two's layout as well as a die's pips do
+(the thirty-fifth pass's review; the thirty-sixth pass, ``docs/vision-passes.md``)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.drawn import FACE, PIP, lens, read_drawn, rules_of, sharp_dice
+from vision.faces import OUTLINE_MIN, outline
+
+CENTRE, HALF, R = (150, 150), 40, 6
+S = 22  # a pip's offset from the face's centre: 0.55 half-sides
+TWO = [(-S, -S), (S, S)]
+THREE = [(-S, -S), (0, 0), (S, S)]
+#: the die's face around its pips, for outline(): a pip's radius in half-sides, and the pips'
+#: contrast in grey levels
+PIP_TO_FACE, CONTRAST = R / HALF, float(FACE - PIP)
+
+
+def _turn(img: np.ndarray, turn: float) -> np.ndarray:
+    """``img`` turned ``turn`` degrees about the die's centre, its corners filled from its edges."""
+    if not turn:
+        return img
+    m = cv2.getRotationMatrix2D(CENTRE, turn, 1.0)
+    return cv2.warpAffine(img, m, img.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+
+
+def _turned(pips, turn: float):
+    a = np.deg2rad(-turn)  # getRotationMatrix2D turns anticlockwise on screen (y down)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return [tuple(rot @ np.array(p, np.float64)) for p in pips]
+
+
+def _die(pips, table: int, turn: float) -> np.ndarray:
+    """A white die showing ``pips`` on a table of grey ``table``, turned ``turn`` degrees."""
+    img = sharp_dice((300, 300), [(CENTRE, HALF, [(dx, dy, R) for dx, dy in pips])])
+    img[np.all(img == img[0, 0], axis=2)] = table
+    return lens(_turn(img, turn))
+
+
+def _dots(pips, table: np.ndarray, turn: float) -> np.ndarray:
+    """Dark dots where a die's ``pips`` would be, on ``table`` and nothing else."""
+    img = table.copy()
+    for dx, dy in _turned(pips, turn):
+        cv2.circle(img, (round(CENTRE[0] + dx), round(CENTRE[1] + dy)), R, (PIP,) * 3, -1,
+                   cv2.LINE_AA)
+    return lens(img)
+
+
+def _plain(grey: int = 160) -> np.ndarray:
+    return np.full((300, 300, 3), grey, np.uint8)
+
+
+def _grain(turn: float) -> np.ndarray:
+    """A wood-like table: its grain light and dark bands 40 px and 12 px apart, turned ``turn``
+    degrees."""
+    y, x = np.mgrid[0:300, 0:300].astype(np.float64)
+    a = np.deg2rad(turn)
+    t = x * np.cos(a) + y * np.sin(a)
+    g = 160 + 8 * np.sin(t * 2 * np.pi / 40) + 4 * np.sin(t * 2 * np.pi / 12)
+    return np.repeat(g[..., None], 3, axis=2).clip(0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("turn", [0.0, 30.0, 62.0])
+@pytest.mark.parametrize("table", [90, 225], ids=["grey table", "near-white table"])
+@pytest.mark.parametrize("pips", [TWO, THREE], ids=["two", "three"])
+def test_a_die_s_two_or_three_has_its_outline(pips, table, turn):
+    face, _ = read_drawn(_die(pips, table, turn), CENTRE, _turned(pips, turn))
+    assert face.value == len(pips)
+    assert face.features["outline"] >= OUTLINE_MIN
+    assert "no_outline" not in rules_of(face)
+
+
+@pytest.mark.parametrize("turn", [0.0, 30.0, 62.0])
+@pytest.mark.parametrize(
+    "table", ["plain", "grain along", "grain across", "grain slanted"]
+)
+@pytest.mark.parametrize("pips", [TWO, THREE], ids=["two", "three"])
+def test_dots_with_no_die_around_them_are_refused(pips, table, turn):
+    tables = {"plain": _plain(), "grain along": _grain(turn), "grain across": _grain(turn + 90),
+              "grain slanted": _grain(turn + 45)}
+    # every blob found (the grain shifts a dot's centre by a pixel or two): the dots alone
+    face, found = read_drawn(_dots(pips, tables[table], turn), CENTRE)
+    assert len(found) == len(pips)
+    assert face.value == len(pips)  # they fit the layout ...
+    assert face.features["outline"] < OUTLINE_MIN
+    assert "no_outline" in rules_of(face)  # ... with no die around them
+
+
+def test_a_plain_table_measures_no_outline():
+    assert outline(np.full((300, 300), FACE, np.uint8), np.eye(2) * HALF, CENTRE, 2,
+                   PIP_TO_FACE, CONTRAST) == 0.0
+
+
+def test_a_frame_that_is_not_finite_measures_nothing():
+    gray = cv2.cvtColor(_die(TWO, 90, 0.0), cv2.COLOR_BGR2GRAY)
+    assert outline(gray, np.eye(2) * HALF, CENTRE, 2, PIP_TO_FACE, CONTRAST) > OUTLINE_MIN
+    assert outline(gray, np.full((2, 2), np.nan), CENTRE, 2, PIP_TO_FACE, CONTRAST) == 0.0
