@@ -820,6 +820,8 @@ def outline(
     reach = OUTLINE_PIP_REACH * pip_to_face + EDGE_EXTENT / ((EDGE_PATCH - 1) / 2)
     for px, py in GRID[list(_LAYOUTS[value])]:
         keep &= np.hypot(_OUT_U - px, _OUT_V - py) > reach
+    if not keep.any():  # pips as large as the face (or a pip size not finite): no ring left
+        return 0.0
     gx, gy = gx[keep], gy[keep]
     m = np.sqrt(gx * gx + gy * gy)
     across = ((gx * gx - gy * gy) / (m + 1e-6) * _OUT_SIDE[keep]).sum()
@@ -1428,7 +1430,10 @@ def _features(
     if value in (2, 3):
         # a guard of read's, not a feature (vision.gate.GUARDS): a die around the pips
         f["outline"] = outline(gray, frame, centre, value, rmed / hs, c_med)
-        f["no_outline"] = float(max(f["outline"], f["border_contrast"]) < OUTLINE_MIN)
+        # written so that a measurement that is not a number vouches for nothing
+        f["no_outline"] = float(
+            not (f["outline"] >= OUTLINE_MIN or f["border_contrast"] >= OUTLINE_MIN)
+        )
     f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
     f["edge_alignment"] = edge_alignment(gray, frame, centre, value)
     # How far the face's outline reaches beyond the photo, in half-sides: a die cut by the edge

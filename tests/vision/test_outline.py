@@ -100,3 +100,24 @@ def test_a_frame_that_is_not_finite_measures_nothing():
     gray = cv2.cvtColor(_die(TWO, 90, 0.0), cv2.COLOR_BGR2GRAY)
     assert outline(gray, np.eye(2) * HALF, CENTRE, 2, PIP_TO_FACE, CONTRAST) > OUTLINE_MIN
     assert outline(gray, np.full((2, 2), np.nan), CENTRE, 2, PIP_TO_FACE, CONTRAST) == 0.0
+
+
+def test_pips_that_leave_no_ring_measure_nothing():
+    # pips as large as the face, or a pip size that is not a number: every pixel of the ring is
+    # masked, so there is no outline to see (no division by an empty sum)
+    gray = cv2.cvtColor(_die(TWO, 90, 0.0), cv2.COLOR_BGR2GRAY)
+    for pip_to_face in (2.0, float("nan")):
+        assert outline(gray, np.eye(2) * HALF, CENTRE, 2, pip_to_face, CONTRAST) == 0.0
+
+
+def test_an_outline_that_is_not_a_number_vouches_for_nothing(monkeypatch):
+    # a die on a near-white table, kept by its outline alone (its border is faint): an outline
+    # that is not a number must refuse it (max(nan, border) < bound would have been False)
+    import vision.faces as faces
+
+    face, _ = read_drawn(_die(TWO, 225, 0.0), CENTRE, TWO)
+    assert face.features["border_contrast"] < OUTLINE_MIN
+    assert "no_outline" not in rules_of(face)
+    monkeypatch.setattr(faces, "outline", lambda *a, **k: float("nan"))
+    face, _ = read_drawn(_die(TWO, 225, 0.0), CENTRE, TWO)
+    assert "no_outline" in rules_of(face)
