@@ -709,12 +709,20 @@ EDGE_EXTENT = 1.75
 EDGE_RING = (0.8, 1.6)
 
 
+def _patch_coords(size: int, extent: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel of a ``size`` x ``size`` patch reaching ``extent`` half-sides from its centre:
+    its face coordinates (u along x, v along y), in half-sides."""
+    c = (size - 1) / 2  # the patch's centre pixel
+    r = (np.arange(size) - c) * (extent / c)
+    u, v = np.meshgrid(r, r)
+    return u, v
+
+
 def _ring_mask(size: int, extent: float, ring: tuple[float, float], square: bool) -> np.ndarray:
     """The pixels of a ``size`` x ``size`` patch reaching ``extent`` half-sides from its centre
     that lie between ``ring`` half-sides of it, on square rings or round ones."""
-    c = (size - 1) / 2  # the patch's centre pixel
-    r = np.abs(np.arange(size) - c) * (extent / c)  # in half-sides
-    r = np.maximum(r[:, None], r[None, :]) if square else np.hypot(r[:, None], r[None, :])
+    u, v = np.abs(_patch_coords(size, extent))
+    r = np.maximum(u, v) if square else np.hypot(u, v)
     return (r >= ring[0]) & (r <= ring[1])
 
 
@@ -788,17 +796,10 @@ OUTLINE_FLOOR = 0.01
 _SOBEL_STEP = 4.0
 
 
-def _outline_geometry(size: int, extent: float):
-    """Each pixel of a ``size`` x ``size`` patch out to ``extent`` half-sides: its face
-    coordinates (u, v), and +1 where the nearest of the face's sides is its left or right one (a
-    gradient across it lies along x), -1 where it is its top or bottom one."""
-    c = (size - 1) / 2
-    r = (np.arange(size) - c) * (extent / c)
-    u, v = np.meshgrid(r, r)
-    return u, v, np.where(np.abs(u) > np.abs(v), 1.0, -1.0).astype(np.float32)
-
-
-_OUT_U, _OUT_V, _OUT_SIDE = _outline_geometry(EDGE_PATCH, EDGE_EXTENT)
+#: The edge patch's face coordinates, and +1 where the nearest of the face's sides is its left or
+#: right one (a gradient across it lies along x), -1 where it is its top or bottom one.
+_OUT_U, _OUT_V = _patch_coords(EDGE_PATCH, EDGE_EXTENT)
+_OUT_SIDE = np.where(np.abs(_OUT_U) > np.abs(_OUT_V), 1.0, -1.0).astype(np.float32)
 
 
 def outline(
