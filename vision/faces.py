@@ -729,7 +729,9 @@ def _ring_mask(size: int, extent: float, ring: tuple[float, float], square: bool
 _RING_MASK = _ring_mask(EDGE_PATCH, EDGE_EXTENT, EDGE_RING, square=True)
 
 
-def edge_alignment(gray: np.ndarray, frame: np.ndarray, centre, value: int | None) -> float:
+def edge_alignment(
+    gray: np.ndarray, frame: np.ndarray, centre, value: int | None, gradients=None
+) -> float:
     """How well the edges around a face run along its fitted frame's axes, from -1 to 1.
 
     The gradient-weighted mean of cos(4 theta), theta the gradient's angle in face coordinates
@@ -737,10 +739,18 @@ def edge_alignment(gray: np.ndarray, frame: np.ndarray, centre, value: int | Non
     is square to the frame, near -1 when it runs diagonally (three pips of a six's column read as
     the diagonal of a 3), near 0 when there is no outline (specks, a pattern, dots far apart
     taken for one huge face). A one-pip face's frame has no angle: 0, no evidence either way.
+    ``gradients``: :func:`edge_gradients` of the face, if already taken.
     """
     if value is None or value < 2:
         return 0.0
-    return _alignment(gray, frame, centre, EDGE_EXTENT, _RING_MASK)
+    gx, gy = gradients if gradients is not None else edge_gradients(gray, frame, centre)
+    return _cos4_mean(gx[_RING_MASK], gy[_RING_MASK])
+
+
+def edge_gradients(gray: np.ndarray, frame: np.ndarray, centre):
+    """The gradients of the face's edge patch (:data:`EDGE_PATCH`, :data:`EDGE_EXTENT`), which
+    :func:`edge_alignment` and :func:`outline` both read."""
+    return _gradients(gray, frame, centre, EDGE_EXTENT, EDGE_PATCH)
 
 
 #: A two's or three's pips lie on its face's diagonal, so the die's outline is square to the frame
@@ -803,7 +813,13 @@ _OUT_SIDE = np.where(np.abs(_OUT_U) > np.abs(_OUT_V), 1.0, -1.0).astype(np.float
 
 
 def outline(
-    gray: np.ndarray, frame: np.ndarray, centre, value: int, pip_to_face: float, contrast: float
+    gray: np.ndarray,
+    frame: np.ndarray,
+    centre,
+    value: int,
+    pip_to_face: float,
+    contrast: float,
+    gradients=None,
 ) -> float:
     """How well the edges around a face of 2-6 pips run along its sides, from -1 to 1
     (:data:`OUTLINE_MIN`): the gradient-weighted mean of cos 2(theta - phi) over the ring of
@@ -813,10 +829,10 @@ def outline(
     a table's grain or weave, or an outline diagonal to the frame (pips along the die's edge,
     which ``row_along_edge`` refuses too). The face's pips (``pip_to_face``: their radius in
     half-sides) are left out (:data:`OUTLINE_PIP_REACH`). A frame or centre that is not finite
-    measures nothing: 0."""
+    measures nothing: 0. ``gradients``: :func:`edge_gradients` of the face, if already taken."""
     if not (np.isfinite(frame).all() and np.isfinite(centre).all()):
         return 0.0
-    gx, gy = _gradients(gray, frame, centre, EDGE_EXTENT, EDGE_PATCH)
+    gx, gy = gradients if gradients is not None else edge_gradients(gray, frame, centre)
     keep = _RING_MASK.copy()
     reach = OUTLINE_PIP_REACH * pip_to_face + EDGE_EXTENT / ((EDGE_PATCH - 1) / 2)
     for px, py in GRID[list(_LAYOUTS[value])]:
@@ -850,7 +866,11 @@ def _alignment(gray: np.ndarray, frame: np.ndarray, centre, extent: float, mask)
     """The gradient-weighted mean of cos(4 theta) over ``mask`` (a square patch's pixels) of the
     face warped by its frame out to ``extent`` half-sides, theta in face coordinates."""
     gx, gy = _gradients(gray, frame, centre, extent, mask.shape[0])
-    gx, gy = gx[mask], gy[mask]
+    return _cos4_mean(gx[mask], gy[mask])
+
+
+def _cos4_mean(gx: np.ndarray, gy: np.ndarray) -> float:
+    """The gradient-weighted mean of cos(4 theta) of gradients (``gx``, ``gy``)."""
     m = np.sqrt(gx * gx + gy * gy)
     # m cos(4 theta) = (m^2 cos 2theta)^2 - (m^2 sin 2theta)^2, over m^3: no arctan needed
     c2, s2 = (gx * gx - gy * gy), 2 * gx * gy
@@ -1428,15 +1448,17 @@ def _features(
         # grouping missed (a five's corner under glare, a three's middle read as a two).
         f["pip_missed"] = float(f["empty_cells_worst"] > ONE_PLAIN_FACE)
     f["border_contrast"] = float(np.sort(dist[ne:])[ne // 2]) / c_div
+    # the edge patch around the face, warped once for edge_alignment and the outline
+    edges = edge_gradients(gray, frame, centre) if value is not None and value >= 2 else None
     if value in (2, 3):
         # a guard of read's, not a feature (vision.gate.GUARDS): a die around the pips
-        f["outline"] = outline(gray, frame, centre, value, rmed / hs, c_med)
+        f["outline"] = outline(gray, frame, centre, value, rmed / hs, c_med, edges)
         # written so that a measurement that is not a number vouches for nothing
         f["no_outline"] = float(
             not (f["outline"] >= OUTLINE_MIN or f["border_contrast"] >= OUTLINE_MIN)
         )
     f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
-    f["edge_alignment"] = edge_alignment(gray, frame, centre, value)
+    f["edge_alignment"] = edge_alignment(gray, frame, centre, value, edges)
     # How far the face's outline reaches beyond the photo, in half-sides: a die cut by the edge
     # of the picture may hide pips (a six cut to a four), so its value cannot be confirmed.
     corners = SQUARE @ frame.T + centre
