@@ -43,6 +43,14 @@ def drawn_dice(
     return lens(sharp_dice(size, dice))
 
 
+def turned(offsets, turn: float) -> list[tuple[float, float]]:
+    """``offsets`` (dx, dy) from a die's centre after the picture is turned ``turn`` degrees about
+    it by ``cv2.getRotationMatrix2D`` (anticlockwise on screen, y down)."""
+    a = np.deg2rad(-turn)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return [tuple(rot @ np.array(p, np.float64)) for p in offsets]
+
+
 def blobs(xy, radius=3.0, polarity=-1) -> Pips:
     """Blobs at ``xy`` (n, 2) of ``radius`` and ``polarity`` (each one value or n), round, their
     other measurements 0."""

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.drawn import FACE, PIP, lens, read_drawn, rules_of, sharp_dice
+from tests.vision.drawn import FACE, PIP, lens, read_drawn, rules_of, sharp_dice, turned
 from vision.faces import OUTLINE_MIN, outline
 
 CENTRE, HALF, R = (150, 150), 40, 6
@@ -29,12 +29,6 @@ def _turn(img: np.ndarray, turn: float) -> np.ndarray:
     return cv2.warpAffine(img, m, img.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
 
 
-def _turned(pips, turn: float):
-    a = np.deg2rad(-turn)  # getRotationMatrix2D turns anticlockwise on screen (y down)
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    return [tuple(rot @ np.array(p, np.float64)) for p in pips]
-
-
 def _die(pips, table: int, turn: float) -> np.ndarray:
     """A white die showing ``pips`` on a table of grey ``table``, turned ``turn`` degrees."""
     img = sharp_dice((300, 300), [(CENTRE, HALF, [(dx, dy, R) for dx, dy in pips])])
@@ -45,7 +39,7 @@ def _die(pips, table: int, turn: float) -> np.ndarray:
 def _dots(pips, table: np.ndarray, turn: float) -> np.ndarray:
     """Dark dots where a die's ``pips`` would be, on ``table`` and nothing else."""
     img = table.copy()
-    for dx, dy in _turned(pips, turn):
+    for dx, dy in turned(pips, turn):
         cv2.circle(img, (round(CENTRE[0] + dx), round(CENTRE[1] + dy)), R, (PIP,) * 3, -1,
                    cv2.LINE_AA)
     return lens(img)
@@ -69,7 +63,7 @@ def _grain(turn: float) -> np.ndarray:
 @pytest.mark.parametrize("table", [90, 225], ids=["grey table", "near-white table"])
 @pytest.mark.parametrize("pips", [TWO, THREE], ids=["two", "three"])
 def test_a_die_s_two_or_three_has_its_outline(pips, table, turn):
-    face, _ = read_drawn(_die(pips, table, turn), CENTRE, _turned(pips, turn))
+    face, _ = read_drawn(_die(pips, table, turn), CENTRE, turned(pips, turn))
     assert face.value == len(pips)
     assert face.features["outline"] >= OUTLINE_MIN
     assert "no_outline" not in rules_of(face)

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.drawn import FACE, TABLE, lens, read_drawn, rules_of, sharp_dice
+from tests.vision.drawn import FACE, TABLE, lens, read_drawn, rules_of, sharp_dice, turned
 from vision.faces import row_along_edge
 from vision.gate import REFUSALS, RULES, ruled_out
 
@@ -38,17 +38,11 @@ def _die(pips, turn: float = 0.0) -> np.ndarray:
     return lens(img)
 
 
-def _turned(pips, turn: float):
-    a = np.deg2rad(-turn)  # getRotationMatrix2D turns anticlockwise on screen (y down)
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    return [tuple(rot @ np.array(p, np.float64)) for p in pips]
-
-
 @pytest.mark.parametrize("turn", [0.0, 30.0, 62.0])
 @pytest.mark.parametrize("what", sorted(WHOLE))
 def test_a_whole_two_or_three_is_not_refused(what, turn):
     pips, value = WHOLE[what]
-    face, _ = read_drawn(_die(pips, turn), CENTRE, _turned(pips, turn))
+    face, _ = read_drawn(_die(pips, turn), CENTRE, turned(pips, turn))
     assert face.value == value
     assert face.features["row_along_edge"] == 0.0
     assert "row_along_edge" not in rules_of(face)
@@ -58,7 +52,7 @@ def test_a_whole_two_or_three_is_not_refused(what, turn):
 @pytest.mark.parametrize("what", sorted(PART))
 def test_pips_along_the_die_s_edge_are_refused(what, turn):
     pips, value = PART[what]
-    face, _ = read_drawn(_die(pips, turn), CENTRE, _turned(pips, turn))
+    face, _ = read_drawn(_die(pips, turn), CENTRE, turned(pips, turn))
     assert face.value == value  # they fit the smaller face's layout ...
     assert "row_along_edge" in rules_of(face)  # ... but not the die they lie on
 
