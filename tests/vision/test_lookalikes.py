@@ -210,10 +210,18 @@ def test_pen_dots_on_a_plain_table_are_no_dice(scale):
     # out). Read as a 2 (the dots at the bottom, 60 px apart) and a 1 (the one above them), all
     # with nothing asked, until the guard no_outline (thirty-sixth pass): no die around the 2.
     # Drawn at twice the size too, where the reader does not enlarge the photo.
+    assert read(_pen_dots(scale)).values == []
+
+
+def _pen_dots(scale: int, edge_at: int | None = None) -> np.ndarray:
+    """The five pen dots on a plain grey table at 640x480 times ``scale``, through a lens; with
+    the table's edge at ``edge_at`` px (at 640x480) below which the floor is darker."""
     img = np.full((480 * scale, 640 * scale, 3), (158, 161, 166), np.uint8)
+    if edge_at is not None:
+        img[edge_at * scale :] = (110, 112, 116)
     for x, y, r in [(257, 287, 7), (70, 217, 4), (268, 389, 10), (127, 301, 5), (313, 345, 10)]:
         cv2.circle(img, (x * scale, y * scale), r * scale, (30, 30, 30), -1, cv2.LINE_AA)
-    assert read(cv2.GaussianBlur(img, (3, 3), 0)).values == []
+    return cv2.GaussianBlur(img, (3, 3), 0)
 
 
 @known_error(
@@ -225,8 +233,4 @@ def test_pen_dots_on_a_plain_table_are_no_dice(scale):
 def test_pen_dots_beside_a_table_s_edge_are_no_dice(scale):
     # the pen dots above, and the table's edge 20-50 px below the two (the floor beyond it
     # darker): the review's repro_edge.py, y = 420
-    img = np.full((480 * scale, 640 * scale, 3), (158, 161, 166), np.uint8)
-    img[420 * scale :] = (110, 112, 116)
-    for x, y, r in [(257, 287, 7), (70, 217, 4), (268, 389, 10), (127, 301, 5), (313, 345, 10)]:
-        cv2.circle(img, (x * scale, y * scale), r * scale, (30, 30, 30), -1, cv2.LINE_AA)
-    assert read(cv2.GaussianBlur(img, (3, 3), 0)).values == []
+    assert read(_pen_dots(scale, edge_at=420)).values == []
