@@ -793,6 +793,19 @@ def row_along_edge(gray: np.ndarray, frame: np.ndarray, centre) -> float:
 #: scenes, seed 101, 300 of them: the 25 twos and threes accepted measured 0.12 at most on
 #: outline and 0.11 on border).
 OUTLINE_MIN = 0.15
+#: A die's outline runs along two of its face's sides at least (in a photo from above, all four;
+#: at a slant, or white on a white table, the shadow's side and one more); a straight edge beside
+#: the pips (a table's edge, a plank's seam, a pen's line, a paper's edge) along one. It passes
+#: OUTLINE_MIN over the whole ring, so the second strongest side's outline
+#: (:func:`outline_sides`) must reach OUTLINE_SIDE_MIN as well, whatever the border.
+#:
+#: Chosen on the licensed photos' and the training renders' accepted twos and threes (782: the
+#: second side 0.0142 at least, a white die on a white table in a render, 0.029 at the first
+#: percentile), half the way from 0 to the lowest, for a margin. On pen dots drawn beside one
+#: straight edge or line (the thirty-seventh pass's scenes, seed 201, 300 at two sizes) it
+#: refuses 211 of the 227 twos and threes accepted on a plain, cloth or gradient table, but
+#: 2 of 28 on wood, whose grain along the face outlines two more sides.
+OUTLINE_SIDE_MIN = 0.007
 #: The face's own pips are left out of the ring, as far as this many pip radii and a patch pixel
 #: from their places in the layout: a large pip's round edge reaches into the ring, and faces
 #: out of the face near a corner as a die's outline does.
@@ -807,9 +820,13 @@ _SOBEL_STEP = 4.0
 
 
 #: The edge patch's face coordinates, and +1 where the nearest of the face's sides is its left or
-#: right one (a gradient across it lies along x), -1 where it is its top or bottom one.
+#: right one (a gradient across it lies along x), -1 where it is its top or bottom one; and which
+#: side that is (0 right, 1 left, 2 bottom, 3 top).
 _OUT_U, _OUT_V = _patch_coords(EDGE_PATCH, EDGE_EXTENT)
 _OUT_SIDE = np.where(np.abs(_OUT_U) > np.abs(_OUT_V), 1.0, -1.0).astype(np.float32)
+_OUT_ZONE = np.where(
+    np.abs(_OUT_U) > np.abs(_OUT_V), np.where(_OUT_U > 0, 0, 1), np.where(_OUT_V > 0, 2, 3)
+)
 
 
 def outline(
@@ -822,28 +839,54 @@ def outline(
     gradients=None,
 ) -> float:
     """How well the edges around a face of 2-6 pips run along its sides, from -1 to 1
-    (:data:`OUTLINE_MIN`): the gradient-weighted mean of cos 2(theta - phi) over the ring of
-    :data:`EDGE_RING` half-sides, theta the gradient's angle in face coordinates and phi the
-    direction across the nearest side, the weights' sum no less than :data:`OUTLINE_FLOOR` of
-    the pips' ``contrast`` (grey levels) a pixel. Near 1 for a die's outline; near 0 for none,
-    a table's grain or weave, or an outline diagonal to the frame (pips along the die's edge,
-    which ``row_along_edge`` refuses too). The face's pips (``pip_to_face``: their radius in
-    half-sides) are left out (:data:`OUTLINE_PIP_REACH`). A frame or centre that is not finite
-    measures nothing: 0. ``gradients``: :func:`edge_gradients` of the face, if already taken."""
+    (:data:`OUTLINE_MIN`): the whole ring's score of :func:`outline_sides`."""
+    return outline_sides(gray, frame, centre, value, pip_to_face, contrast, gradients)[0]
+
+
+def outline_sides(
+    gray: np.ndarray,
+    frame: np.ndarray,
+    centre,
+    value: int,
+    pip_to_face: float,
+    contrast: float,
+    gradients=None,
+) -> tuple[float, np.ndarray]:
+    """How well the edges around a face of 2-6 pips run along its sides: over the whole ring of
+    :data:`EDGE_RING` half-sides, from -1 to 1 (:data:`OUTLINE_MIN`); and how strong an outline
+    runs along each side (right, left, bottom, top) in its part of the ring, the pixels nearest
+    it (:data:`OUTLINE_SIDE_MIN`).
+
+    Both sum each gradient's magnitude times cos 2(theta - phi), theta its angle in face
+    coordinates and phi the direction across the nearest side. The whole ring's is a mean: over
+    the gradients' magnitudes, their sum no less than :data:`OUTLINE_FLOOR` of the pips'
+    ``contrast`` (grey levels) a pixel. Near 1 for a die's outline; near 0 for none, a table's
+    grain or weave, or an outline diagonal to the frame (pips along the die's edge, which
+    ``row_along_edge`` refuses too). A side's is over a sharp step of the pips' contrast on each
+    of its pixels, so that a side with no edge (a camera's noise, a plain table) measures near
+    0 however few its pixels, and a side outlined by a sharp edge of the pips' contrast about
+    0.25. The face's pips (``pip_to_face``: their radius in half-sides) are left out
+    (:data:`OUTLINE_PIP_REACH`). A frame or centre that is not finite, or a ring (or side) with
+    no pixel left, measures nothing: 0. ``gradients``: :func:`edge_gradients` of the face, if
+    already taken."""
+    none = (0.0, np.zeros(4))
     if not (np.isfinite(frame).all() and np.isfinite(centre).all()):
-        return 0.0
+        return none
     gx, gy = gradients if gradients is not None else edge_gradients(gray, frame, centre)
     keep = _RING_MASK.copy()
     reach = OUTLINE_PIP_REACH * pip_to_face + EDGE_EXTENT / ((EDGE_PATCH - 1) / 2)
     for px, py in GRID[list(_LAYOUTS[value])]:
         keep &= np.hypot(_OUT_U - px, _OUT_V - py) > reach
     if not keep.any():  # pips as large as the face (or a pip size not finite): no ring left
-        return 0.0
-    gx, gy = gx[keep], gy[keep]
+        return none
+    gx, gy, zone = gx[keep], gy[keep], _OUT_ZONE[keep]
     m = np.sqrt(gx * gx + gy * gy)
-    across = ((gx * gx - gy * gy) / (m + 1e-6) * _OUT_SIDE[keep]).sum()
-    floor = OUTLINE_FLOOR * _SOBEL_STEP * max(float(contrast), 1.0) * int(keep.sum())
-    return float(across) / (float(m.sum()) + floor)
+    across = np.bincount(zone, (gx * gx - gy * gy) / (m + 1e-6) * _OUT_SIDE[keep], 4)
+    weight = np.bincount(zone, m, 4)
+    floor = OUTLINE_FLOOR * _SOBEL_STEP * max(float(contrast), 1.0) * np.bincount(zone, None, 4)
+    step = floor / OUTLINE_FLOOR  # a sharp step of the pips' contrast on every pixel of a side
+    sides = np.divide(across, step, out=np.zeros(4), where=step > 0)
+    return float(across.sum()) / (float(weight.sum()) + float(floor.sum())), sides
 
 
 def _gradients(gray: np.ndarray, frame: np.ndarray, centre, extent: float, size: int):
@@ -1452,10 +1495,15 @@ def _features(
     edges = edge_gradients(gray, frame, centre) if value is not None and value >= 2 else None
     if value in (2, 3):
         # a guard of read's, not a feature (vision.gate.GUARDS): a die around the pips
-        f["outline"] = outline(gray, frame, centre, value, rmed / hs, c_med, edges)
+        f["outline"], sides = outline_sides(gray, frame, centre, value, rmed / hs, c_med, edges)
+        # a die shows its outline on two sides at least; a table's edge or a line, on one
+        f["outline_second"] = float(np.sort(sides)[-2])
         # written so that a measurement that is not a number vouches for nothing
         f["no_outline"] = float(
-            not (f["outline"] >= OUTLINE_MIN or f["border_contrast"] >= OUTLINE_MIN)
+            not (
+                (f["outline"] >= OUTLINE_MIN or f["border_contrast"] >= OUTLINE_MIN)
+                and f["outline_second"] >= OUTLINE_SIDE_MIN
+            )
         )
     f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
     f["edge_alignment"] = edge_alignment(gray, frame, centre, value, edges)

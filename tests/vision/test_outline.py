@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from tests.vision.drawn import FACE, PIP, lens, read_drawn, rules_of, sharp_dice, turned
-from vision.faces import OUTLINE_MIN, outline
+from tests.vision.lookalikes import camera
+from vision.faces import OUTLINE_MIN, OUTLINE_SIDE_MIN, outline, outline_sides
 
 CENTRE, HALF, R = (150, 150), 40, 6
 S = 22  # a pip's offset from the face's centre: 0.55 half-sides
@@ -66,6 +67,7 @@ def test_a_die_s_two_or_three_has_its_outline(pips, table, turn):
     face, _ = read_drawn(_die(pips, table, turn), CENTRE, turned(pips, turn))
     assert face.value == len(pips)
     assert face.features["outline"] >= OUTLINE_MIN
+    assert face.features["outline_second"] >= OUTLINE_SIDE_MIN
     assert "no_outline" not in rules_of(face)
 
 
@@ -106,12 +108,62 @@ def test_pips_that_leave_no_ring_measure_nothing():
 
 def test_an_outline_that_is_not_a_number_vouches_for_nothing(monkeypatch):
     # a die on a near-white table, kept by its outline alone (its border is faint): an outline
-    # that is not a number must refuse it (max(nan, border) < bound would have been False)
+    # or a side's score that is not a number must refuse it (max(nan, border) < bound would
+    # have been False)
     import vision.faces as faces
 
     face, _ = read_drawn(_die(TWO, 225, 0.0), CENTRE, TWO)
     assert face.features["border_contrast"] < OUTLINE_MIN
     assert "no_outline" not in rules_of(face)
-    monkeypatch.setattr(faces, "outline", lambda *a, **k: float("nan"))
-    face, _ = read_drawn(_die(TWO, 225, 0.0), CENTRE, TWO)
+    measured = faces.outline_sides
+    for whole_nan, sides_nan in ((True, False), (False, True)):
+        def fake(*a, whole_nan=whole_nan, sides_nan=sides_nan, **k):
+            whole, sides = measured(*a, **k)
+            return (float("nan") if whole_nan else whole,
+                    np.full(4, np.nan) if sides_nan else sides)
+
+        monkeypatch.setattr(faces, "outline_sides", fake)
+        face, _ = read_drawn(_die(TWO, 225, 0.0), CENTRE, TWO)
+        assert "no_outline" in rules_of(face)
+
+
+def test_the_whole_ring_and_its_sides():
+    gray = cv2.cvtColor(_die(TWO, 90, 0.0), cv2.COLOR_BGR2GRAY)
+    whole, sides = outline_sides(gray, np.eye(2) * HALF, CENTRE, 2, PIP_TO_FACE, CONTRAST)
+    assert whole == outline(gray, np.eye(2) * HALF, CENTRE, 2, PIP_TO_FACE, CONTRAST)
+    # a die seen from above: its outline as strong along each of its four sides
+    assert sides.shape == (4,)
+    assert np.all(sides >= OUTLINE_SIDE_MIN)
+    assert sides.max() - sides.min() < 0.25 * sides.max()
+    whole, sides = outline_sides(gray, np.full((2, 2), np.nan), CENTRE, 2, PIP_TO_FACE, CONTRAST)
+    assert whole == 0.0 and np.all(sides == 0.0)
+
+
+def _beside_an_edge(pips, turn: float, side: int, at: float, line: bool) -> np.ndarray:
+    """Dots where a die's ``pips`` would be on a plain table, turned ``turn`` degrees, and a
+    straight edge (the table's, a paper's; or a pen's line 2 px wide if ``line``) parallel to the
+    face's ``side`` (0 right, 1 left, 2 bottom, 3 top), ``at`` half-sides from its centre;
+    through a camera (its noise and JPEG give the other sides some edges)."""
+    img = np.full((300, 300, 3), 160, np.uint8)
+    normal = np.array([(1, 0), (-1, 0), (0, 1), (0, -1)][side], np.float64)
+    normal = np.array(turned([normal], turn)[0])
+    y, x = np.mgrid[0:300, 0:300]
+    s = (x - CENTRE[0]) * normal[0] + (y - CENTRE[1]) * normal[1] - at * HALF
+    img[(np.abs(s) < 1) if line else (s > 0)] = 110
+    for dx, dy in turned(pips, turn):
+        cv2.circle(img, (round(CENTRE[0] + dx), round(CENTRE[1] + dy)), R, (PIP,) * 3, -1,
+                   cv2.LINE_AA)
+    return camera(lens(img), seed=side)
+
+
+@pytest.mark.parametrize("line", [False, True], ids=["edge", "line"])
+@pytest.mark.parametrize("at", [1.1, 1.4])
+@pytest.mark.parametrize("side", [0, 1, 2, 3])
+@pytest.mark.parametrize("turn", [0.0, 30.0])
+@pytest.mark.parametrize("pips", [TWO, THREE], ids=["two", "three"])
+def test_dots_beside_one_straight_edge_are_refused(pips, turn, side, at, line):
+    # one side of the would-be face outlined, the other three not: a die shows two at least
+    face, _ = read_drawn(_beside_an_edge(pips, turn, side, at, line), CENTRE, turned(pips, turn))
+    assert face.value == len(pips)
+    assert face.features["outline_second"] < OUTLINE_SIDE_MIN
     assert "no_outline" in rules_of(face)
