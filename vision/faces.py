@@ -799,12 +799,15 @@ OUTLINE_MIN = 0.15
 #: OUTLINE_MIN over the whole ring, so the second strongest side's outline
 #: (:func:`outline_sides`) must reach OUTLINE_SIDE_MIN as well, whatever the border.
 #:
-#: Chosen on the licensed photos' and the training renders' accepted twos and threes (782: the
-#: second side 0.0142 at least, a white die on a white table in a render, 0.029 at the first
-#: percentile), half the way from 0 to the lowest, for a margin. On pen dots drawn beside one
-#: straight edge or line (the thirty-seventh pass's scenes, seed 201, 300 at two sizes) it
-#: refuses 211 of the 227 twos and threes accepted on a plain, cloth or gradient table, but
-#: 2 of 28 on wood, whose grain along the face outlines two more sides.
+#: Chosen on the licensed photos' and the training renders' accepted twos and threes alone (778,
+#: ``python tools/edge_dots.py --photos --side-min -1``: the second side 0.014 at the lowest, a
+#: white die on a white table in a render; 0.016 on kamilpiechowiak, 0.020 on nell-byler, 0.035
+#: on matteop65), half the way from 0 to the lowest, for a margin. Checked on pen dots drawn
+#: beside one straight edge or line (``tools/edge_dots.py --seed 202``, 300 scenes at two sizes;
+#: a first draft of these scenes, seed 201, chose this measure over a mean per side, which a
+#: camera's noise took to 0.05 on a side with no edge): of the 200 twos and threes accepted on a
+#: plain, cloth or gradient table without it, 9 still pass; on wood, whose grain along the face
+#: outlines two more sides, 26 of 28.
 OUTLINE_SIDE_MIN = 0.007
 #: The face's own pips are left out of the ring, as far as this many pip radii and a patch pixel
 #: from their places in the layout: a large pip's round edge reaches into the ring, and faces
