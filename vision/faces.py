@@ -749,7 +749,7 @@ def edge_alignment(
 
 def edge_gradients(gray: np.ndarray, frame: np.ndarray, centre):
     """The gradients of the face's edge patch (:data:`EDGE_PATCH`, :data:`EDGE_EXTENT`), which
-    :func:`edge_alignment` and :func:`outline` both read."""
+    :func:`edge_alignment` and :func:`outline_sides` both read."""
     return _gradients(gray, frame, centre, EDGE_EXTENT, EDGE_PATCH)
 
 
@@ -830,20 +830,6 @@ _OUT_SIDE = np.where(np.abs(_OUT_U) > np.abs(_OUT_V), 1.0, -1.0).astype(np.float
 _OUT_ZONE = np.where(
     np.abs(_OUT_U) > np.abs(_OUT_V), np.where(_OUT_U > 0, 0, 1), np.where(_OUT_V > 0, 2, 3)
 )
-
-
-def outline(
-    gray: np.ndarray,
-    frame: np.ndarray,
-    centre,
-    value: int,
-    pip_to_face: float,
-    contrast: float,
-    gradients=None,
-) -> float:
-    """How well the edges around a face of 2-6 pips run along its sides, from -1 to 1
-    (:data:`OUTLINE_MIN`): the whole ring's score of :func:`outline_sides`."""
-    return outline_sides(gray, frame, centre, value, pip_to_face, contrast, gradients)[0]
 
 
 def outline_sides(

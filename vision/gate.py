@@ -248,7 +248,9 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   (:func:`vision.faces.row_along_edge`).
 #: - ``no_outline``: a two or three with neither a die's outline around it nor a border of
 #:   another colour than its face's: pips with no die, such as two pen marks on a table
-#:   (:func:`vision.faces.outline`, ``faces.OUTLINE_MIN``).
+#:   (:func:`vision.faces.outline_sides`, ``faces.OUTLINE_MIN``).
+#:   And since the thirty-seventh pass, a die's outline along one side only (``OUTLINE_SIDE_MIN``):
+#:   a table's edge or a line beside the pips.
 GUARDS = ("row_along_edge", "no_outline")
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
