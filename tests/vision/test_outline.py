@@ -99,6 +99,15 @@ def test_a_frame_that_is_not_finite_measures_nothing():
     assert outline_sides(gray, np.full((2, 2), np.nan), CENTRE, 2, PIP_TO_FACE, CONTRAST)[0] == 0.0
 
 
+def test_pips_of_no_contrast_measure_nothing():
+    # the sides are measured in steps of the pips' contrast: with none, no unit (the review of
+    # the thirty-seventh pass: a floor of one grey level made a die's sides about 17, passing)
+    gray = cv2.cvtColor(_die(TWO, 90, 0.0), cv2.COLOR_BGR2GRAY)
+    for contrast in (0.0, -5.0, 0.5, float("nan")):
+        whole, sides = outline_sides(gray, np.eye(2) * HALF, CENTRE, 2, PIP_TO_FACE, contrast)
+        assert whole == 0.0 and np.all(sides == 0.0)
+
+
 def test_pips_that_leave_no_ring_measure_nothing():
     # pips as large as the face, or a pip size that is not a number: every pixel of the ring is
     # masked, so there is no outline to see (no division by an empty sum)
