@@ -829,10 +829,10 @@ _SOBEL_STEP = 4.0
 #: right one (a gradient across it lies along x), -1 where it is its top or bottom one; and which
 #: side that is (0 right, 1 left, 2 bottom, 3 top).
 _OUT_U, _OUT_V = _patch_coords(EDGE_PATCH, EDGE_EXTENT)
-_OUT_SIDE = np.where(np.abs(_OUT_U) > np.abs(_OUT_V), 1.0, -1.0).astype(np.float32)
 _OUT_ZONE = np.where(
     np.abs(_OUT_U) > np.abs(_OUT_V), np.where(_OUT_U > 0, 0, 1), np.where(_OUT_V > 0, 2, 3)
 )
+_OUT_SIDE = np.where(_OUT_ZONE < 2, 1.0, -1.0).astype(np.float32)
 
 
 def outline_sides(
@@ -877,8 +877,9 @@ def outline_sides(
     m = np.sqrt(gx * gx + gy * gy)
     across = np.bincount(zone, (gx * gx - gy * gy) / (m + 1e-6) * _OUT_SIDE[keep], 4)
     weight = np.bincount(zone, m, 4)
-    floor = OUTLINE_FLOOR * _SOBEL_STEP * float(contrast) * np.bincount(zone, None, 4)
-    step = floor / OUTLINE_FLOOR  # a sharp step of the pips' contrast on every pixel of a side
+    # a sharp step of the pips' contrast on every pixel of a side
+    step = _SOBEL_STEP * float(contrast) * np.bincount(zone, None, 4)
+    floor = OUTLINE_FLOOR * step
     sides = np.divide(across, step, out=np.zeros(4), where=step > 0)
     return float(across.sum()) / (float(weight.sum()) + float(floor.sum())), sides
 
