@@ -154,16 +154,13 @@ def _beside_an_edge(pips, turn: float, side: int, at: float, line: bool) -> np.n
     straight edge (the table's, a paper's; or a pen's line 2 px wide if ``line``) parallel to the
     face's ``side`` (0 right, 1 left, 2 bottom, 3 top), ``at`` half-sides from its centre;
     through a camera (its noise and JPEG give the other sides some edges)."""
-    img = np.full((300, 300, 3), 160, np.uint8)
+    table = _plain()
     normal = np.array([(1, 0), (-1, 0), (0, 1), (0, -1)][side], np.float64)
     normal = np.array(turned([normal], turn)[0])
     y, x = np.mgrid[0:300, 0:300]
     s = (x - CENTRE[0]) * normal[0] + (y - CENTRE[1]) * normal[1] - at * HALF
-    img[(np.abs(s) < 1) if line else (s > 0)] = 110
-    for dx, dy in turned(pips, turn):
-        cv2.circle(img, (round(CENTRE[0] + dx), round(CENTRE[1] + dy)), R, (PIP,) * 3, -1,
-                   cv2.LINE_AA)
-    return camera(lens(img), seed=side)
+    table[(np.abs(s) < 1) if line else (s > 0)] = 110
+    return camera(_dots(pips, table, turn), seed=side)
 
 
 @pytest.mark.parametrize("line", [False, True], ids=["edge", "line"])
