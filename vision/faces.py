@@ -812,6 +812,26 @@ OUTLINE_MIN = 0.15
 #: seams) too, the second side being the one opposite (the thirty-seventh pass's review). On the
 #: check renders, the lowest accepted is 0.0096: a margin of 1.4, not 2, out of sample.
 OUTLINE_SIDE_MIN = 0.007
+#: Two parallel lines or edges (a plank between its seams, a ruler or tape under the dots, two
+#: pen lines) or a grain along the face outline two opposite sides, as a die's outline does,
+#: and pass OUTLINE_SIDE_MIN; but a die outlines two sides that meet at a corner (in a photo
+#: from above, all four; at a slant, the far side and the two beside it). So the weaker of the
+#: best two neighbouring sides must reach OUTLINE_PAIR_MIN as well (``outline_pair``), each side
+#: measured in its middle (OUTLINE_MIDDLE): the ring's corners are where a neighbour die
+#: touching the face reaches in, and where a line along one side crosses the two beside it.
+#:
+#: Chosen as OUTLINE_SIDE_MIN was, on the licensed photos' and the training renders' accepted
+#: twos and threes alone (778; ``python tools/edge_dots.py --photos``): the lowest 0.0101 (a
+#: white die on a white table, nell-byler), 0.0125 in the renders, 0.0149 on matteop65, 0.0315
+#: on kamilpiechowiak; half the way from 0 to the lowest, for a margin. The whole ring's sides
+#: instead of their middles had two touching red dice of kamilpiechowiak at -0.06 and -0.02,
+#: below any bound that refuses two lines. Checked on things along two opposite sides with no
+#: die (``tools/edge_dots.py --two``) and on the measure-only folders and check renders (the
+#: lowest, fudw's, 0.0059: a margin of 1.2 out of sample).
+OUTLINE_PAIR_MIN = 0.005
+#: How far along a side, in half-sides from its middle, its part of the ring reaches for
+#: ``outline_pair``: as far as the face does, short of the ring's corners.
+OUTLINE_MIDDLE = 0.8
 #: The face's own pips are left out of the ring, as far as this many pip radii and a patch pixel
 #: from their places in the layout: a large pip's round edge reaches into the ring, and faces
 #: out of the face near a corner as a die's outline does.
@@ -833,6 +853,10 @@ _OUT_ZONE = np.where(
     np.abs(_OUT_U) > np.abs(_OUT_V), np.where(_OUT_U > 0, 0, 1), np.where(_OUT_V > 0, 2, 3)
 )
 _OUT_SIDE = np.where(_OUT_ZONE < 2, 1.0, -1.0).astype(np.float32)
+#: The ring's pixels in the middle of their side (OUTLINE_MIDDLE), not near its corners.
+_OUT_MIDDLE = np.where(_OUT_ZONE < 2, np.abs(_OUT_V), np.abs(_OUT_U)) < OUTLINE_MIDDLE
+#: The pairs of a face's sides that meet at a corner: right or left with bottom or top.
+_OUT_PAIRS = (np.array([0, 0, 1, 1]), np.array([2, 3, 2, 3]))
 
 
 def outline_sides(
@@ -843,11 +867,12 @@ def outline_sides(
     pip_to_face: float,
     contrast: float,
     gradients=None,
-) -> tuple[float, np.ndarray]:
+) -> tuple[float, np.ndarray, np.ndarray]:
     """How well the edges around a face of 2-6 pips run along its sides: over the whole ring of
-    :data:`EDGE_RING` half-sides, from -1 to 1 (:data:`OUTLINE_MIN`); and how strong an outline
+    :data:`EDGE_RING` half-sides, from -1 to 1 (:data:`OUTLINE_MIN`); how strong an outline
     runs along each side (right, left, bottom, top) in its part of the ring, the pixels nearest
-    it (:data:`OUTLINE_SIDE_MIN`).
+    it (:data:`OUTLINE_SIDE_MIN`); and the same in the middle of each side's part, short of the
+    ring's corners (:data:`OUTLINE_MIDDLE`, :data:`OUTLINE_PAIR_MIN`).
 
     Both sum each gradient's magnitude times cos 2(theta - phi), theta its angle in face
     coordinates and phi the direction across the nearest side. The whole ring's is a mean: over
@@ -863,7 +888,7 @@ def outline_sides(
     The sides are the frame's: right and left along its first column's direction, bottom and top
     along its second's (on a diagonal, top or bottom). ``gradients``: :func:`edge_gradients` of
     the face, if already taken."""
-    none = (0.0, np.zeros(4))
+    none = (0.0, np.zeros(4), np.zeros(4))
     if not (np.isfinite(frame).all() and np.isfinite(centre).all() and contrast >= 1.0):
         return none  # ... nor pips of no contrast (or one that is not a number): no unit
     gx, gy = gradients if gradients is not None else edge_gradients(gray, frame, centre)
@@ -873,15 +898,28 @@ def outline_sides(
         keep &= np.hypot(_OUT_U - px, _OUT_V - py) > reach
     if not keep.any():  # pips as large as the face (or a pip size not finite): no ring left
         return none
-    gx, gy, zone = gx[keep], gy[keep], _OUT_ZONE[keep]
+    gx, gy, zone, middle = gx[keep], gy[keep], _OUT_ZONE[keep], _OUT_MIDDLE[keep]
     m = np.sqrt(gx * gx + gy * gy)
-    across = np.bincount(zone, (gx * gx - gy * gy) / (m + 1e-6) * _OUT_SIDE[keep], 4)
+    along = (gx * gx - gy * gy) / (m + 1e-6) * _OUT_SIDE[keep]  # |g| cos 2(theta - phi)
+    across = np.bincount(zone, along, 4)
     weight = np.bincount(zone, m, 4)
     # a sharp step of the pips' contrast on every pixel of a side
-    step = _SOBEL_STEP * float(contrast) * np.bincount(zone, None, 4)
+    unit = _SOBEL_STEP * float(contrast)
+    step = unit * np.bincount(zone, None, 4)
     floor = OUTLINE_FLOOR * step
     sides = np.divide(across, step, out=np.zeros(4), where=step > 0)
-    return float(across.sum()) / (float(weight.sum()) + float(floor.sum())), sides
+    step_mid = unit * np.bincount(zone[middle], None, 4)
+    middles = np.divide(
+        np.bincount(zone[middle], along[middle], 4), step_mid, out=np.zeros(4), where=step_mid > 0
+    )
+    return float(across.sum()) / (float(weight.sum()) + float(floor.sum())), sides, middles
+
+
+def outline_pair(middles: np.ndarray) -> float:
+    """The weaker side of the best two neighbouring sides (that meet at a corner) of a face's
+    outline, from :func:`outline_sides`' middles: a die's outline runs along two such sides at
+    least (:data:`OUTLINE_PAIR_MIN`); two parallel lines, along two opposite ones."""
+    return float(np.max(np.minimum(middles[_OUT_PAIRS[0]], middles[_OUT_PAIRS[1]])))
 
 
 def _gradients(gray: np.ndarray, frame: np.ndarray, centre, extent: float, size: int):
@@ -1490,14 +1528,19 @@ def _features(
     edges = edge_gradients(gray, frame, centre) if value is not None and value >= 2 else None
     if value in (2, 3):
         # a guard of read's, not a feature (vision.gate.GUARDS): a die around the pips
-        f["outline"], sides = outline_sides(gray, frame, centre, value, rmed / hs, c_med, edges)
+        f["outline"], sides, middles = outline_sides(
+            gray, frame, centre, value, rmed / hs, c_med, edges
+        )
         # a die shows its outline on two sides at least; a table's edge or a line, on one
         f["outline_second"] = float(np.sort(sides)[-2])
+        # ... and on two that meet at a corner; two parallel lines, on two opposite ones
+        f["outline_pair"] = outline_pair(middles)
         # written so that a measurement that is not a number vouches for nothing
         f["no_outline"] = float(
             not (
                 (f["outline"] >= OUTLINE_MIN or f["border_contrast"] >= OUTLINE_MIN)
                 and f["outline_second"] >= OUTLINE_SIDE_MIN
+                and f["outline_pair"] >= OUTLINE_PAIR_MIN
             )
         )
     f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)

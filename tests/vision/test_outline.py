@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.drawn import FACE, PIP, lens, read_drawn, rules_of, sharp_dice, turned
+from tests.vision.drawn import FACE, PIP, TABLE, lens, read_drawn, rules_of, sharp_dice, turned
 from tests.vision.lookalikes import camera
-from vision.faces import OUTLINE_MIN, OUTLINE_SIDE_MIN, outline_sides
+from vision.faces import OUTLINE_MIN, OUTLINE_PAIR_MIN, OUTLINE_SIDE_MIN, outline_sides
 
 CENTRE, HALF, R = (150, 150), 40, 6
 S = 22  # a pip's offset from the face's centre: 0.55 half-sides
@@ -104,7 +104,7 @@ def test_pips_of_no_contrast_measure_nothing():
     # the thirty-seventh pass: a floor of one grey level made a die's sides about 17, passing)
     gray = cv2.cvtColor(_die(TWO, 90, 0.0), cv2.COLOR_BGR2GRAY)
     for contrast in (0.0, -5.0, 0.5, float("nan")):
-        whole, sides = outline_sides(gray, np.eye(2) * HALF, CENTRE, 2, PIP_TO_FACE, contrast)
+        whole, sides, _ = outline_sides(gray, np.eye(2) * HALF, CENTRE, 2, PIP_TO_FACE, contrast)
         assert whole == 0.0 and np.all(sides == 0.0)
 
 
@@ -126,11 +126,10 @@ def test_an_outline_that_is_not_a_number_vouches_for_nothing(monkeypatch):
     assert face.features["border_contrast"] < OUTLINE_MIN
     assert "no_outline" not in rules_of(face)
     measured = faces.outline_sides
-    for whole_nan, sides_nan in ((True, False), (False, True)):
-        def fake(*a, whole_nan=whole_nan, sides_nan=sides_nan, **k):
-            whole, sides = measured(*a, **k)
-            return (float("nan") if whole_nan else whole,
-                    np.full(4, np.nan) if sides_nan else sides)
+    for nan in np.eye(3, dtype=bool):  # the whole ring's, the sides', or their middles'
+        def fake(*a, nan=nan, **k):
+            return tuple(np.full_like(m, np.nan) if n else m
+                         for m, n in zip(measured(*a, **k), nan, strict=True))
 
         monkeypatch.setattr(faces, "outline_sides", fake)
         face, _ = read_drawn(_die(TWO, 225, 0.0), CENTRE, TWO)
@@ -139,13 +138,13 @@ def test_an_outline_that_is_not_a_number_vouches_for_nothing(monkeypatch):
 
 def test_a_die_s_four_sides():
     gray = cv2.cvtColor(_die(TWO, 90, 0.0), cv2.COLOR_BGR2GRAY)
-    whole, sides = outline_sides(gray, np.eye(2) * HALF, CENTRE, 2, PIP_TO_FACE, CONTRAST)
+    whole, sides, _ = outline_sides(gray, np.eye(2) * HALF, CENTRE, 2, PIP_TO_FACE, CONTRAST)
     # a die seen from above: its outline as strong along each of its four sides
     assert whole > OUTLINE_MIN
     assert sides.shape == (4,)
     assert np.all(sides >= OUTLINE_SIDE_MIN)
     assert sides.max() - sides.min() < 0.25 * sides.max()
-    whole, sides = outline_sides(gray, np.full((2, 2), np.nan), CENTRE, 2, PIP_TO_FACE, CONTRAST)
+    whole, sides, _ = outline_sides(gray, np.full((2, 2), np.nan), CENTRE, 2, PIP_TO_FACE, CONTRAST)
     assert whole == 0.0 and np.all(sides == 0.0)
 
 
@@ -174,3 +173,79 @@ def test_dots_beside_one_straight_edge_are_refused(pips, turn, side, at, line):
     assert face.value == len(pips)
     assert face.features["outline_second"] < OUTLINE_SIDE_MIN
     assert "no_outline" in rules_of(face)
+
+
+def _between(pips, turn: float, axis: int, at: float, band: bool) -> np.ndarray:
+    """Dots where a die's ``pips`` would be on a plain table, turned ``turn`` degrees, between two
+    straight things parallel to the face's sides across its ``axis`` (0: its left and right; 1:
+    its top and bottom), ``at`` half-sides either side of its centre: two pen lines 2 px wide (a
+    plank's seams), or if ``band`` the two edges of a band of another grey under the dots (a
+    ruler, a strip of tape); through a camera."""
+    table = _plain()
+    normal = np.array(turned([np.eye(2)[axis]], turn)[0])
+    y, x = np.mgrid[0:300, 0:300]
+    s = np.abs((x - CENTRE[0]) * normal[0] + (y - CENTRE[1]) * normal[1]) - at * HALF
+    table[(s < 0) if band else (np.abs(s) < 1)] = 110
+    return camera(_dots(pips, table, turn), seed=axis)
+
+
+@pytest.mark.parametrize("band", [False, True], ids=["two lines", "band"])
+@pytest.mark.parametrize("at", [1.1, 1.4])
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("turn", [0.0, 30.0])
+@pytest.mark.parametrize("pips", [TWO, THREE], ids=["two", "three"])
+def test_dots_between_two_parallel_lines_are_refused(pips, turn, axis, at, band):
+    # two opposite sides of the would-be face outlined (OUTLINE_SIDE_MIN passes them), the two
+    # beside them crossed: a die outlines two sides that meet at a corner (the thirty-seventh
+    # pass's review, the thirty-eighth pass)
+    face, _ = read_drawn(_between(pips, turn, axis, at, band), CENTRE, turned(pips, turn))
+    assert face.value == len(pips)
+    assert face.features["outline_pair"] < OUTLINE_PAIR_MIN
+    assert "no_outline" in rules_of(face)
+
+
+def _shadowed(pips, turn: float) -> np.ndarray:
+    """A white die showing ``pips`` on a table of its own white, outlined only by its shadow along
+    its right and bottom sides (a lamp above and to its left), turned ``turn`` degrees; through a
+    camera."""
+    img = sharp_dice((300, 300), [(CENTRE, HALF, [(dx, dy, R) for dx, dy in pips])])
+    img[np.all(img == img[0, 0], axis=2)] = FACE
+    x, y = CENTRE
+    img[y - HALF + 6 : y + HALF + 7, x + HALF + 1 : x + HALF + 7] = 150
+    img[y + HALF + 1 : y + HALF + 7, x - HALF + 6 : x + HALF + 7] = 150
+    return camera(_turn(img, turn), seed=1)
+
+
+def _in_a_row(pips, turn: float, neighbours: int = 6) -> np.ndarray:
+    """A white die showing ``pips`` between two touching it in a row, each showing
+    ``neighbours``: the row's long sides as straight as a ruler's, the dice told apart only by
+    their rounded edges (a rim 4 px wide, a little darker than the face); on a grey table,
+    turned ``turn`` degrees; through a camera."""
+    img = np.full((300, 300, 3), TABLE, np.uint8)
+    others = {6: [(dx, dy) for dx in (-S, S) for dy in (-S, 0, S)], 1: [(0, 0)]}[neighbours]
+    y = CENTRE[1]
+    for x, spots in ((CENTRE[0] - 2 * HALF, others), (CENTRE[0], pips),
+                     (CENTRE[0] + 2 * HALF, others)):
+        for inset, grey in ((0, 200), (4, FACE)):  # the rounded edge, then the face
+            cv2.rectangle(img, (x - HALF + inset, y - HALF + inset),
+                          (x + HALF - inset, y + HALF - inset), (grey,) * 3, -1)
+        for dx, dy in spots:
+            cv2.circle(img, (x + dx, y + dy), R, (PIP,) * 3, -1)
+    return camera(_turn(img, turn), seed=2)
+
+
+@pytest.mark.parametrize("turn", [0.0, 30.0, 62.0])
+@pytest.mark.parametrize(
+    "scene", [_shadowed, _in_a_row], ids=["shadow on two sides", "between two in a row"]
+)
+@pytest.mark.parametrize("pips", [TWO, THREE], ids=["two", "three"])
+def test_a_die_outlined_on_two_sides_that_meet_is_accepted(pips, scene, turn):
+    # the fewest sides a die shows its outline on: two that meet at a corner. Between two dice
+    # in a row, the row's straight long sides outline two opposite sides of the face as a
+    # ruler's edges would, and the dice's rounded edges the two others, in the middle (their
+    # neighbours' pips reach into the ring's corners: over the whole ring, those two sides
+    # measure about -0.07, refused)
+    face, _ = read_drawn(scene(pips, turn), CENTRE, turned(pips, turn))
+    assert face.value == len(pips)
+    assert face.features["outline_pair"] >= OUTLINE_PAIR_MIN
+    assert "no_outline" not in rules_of(face)
