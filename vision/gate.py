@@ -250,7 +250,8 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   another colour than its face's: pips with no die, such as two pen marks on a table
 #:   (:func:`vision.faces.outline_sides`, ``faces.OUTLINE_MIN``).
 #:   And since the thirty-seventh pass, a die's outline along one side only (``OUTLINE_SIDE_MIN``):
-#:   a table's edge or a line beside the pips.
+#:   a table's edge or a line beside the pips; since the thirty-eighth, along no two sides that
+#:   meet at a corner (``OUTLINE_PAIR_MIN``): two parallel lines, a ruler, a plank between seams.
 GUARDS = ("row_along_edge", "no_outline")
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
