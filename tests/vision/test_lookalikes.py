@@ -232,3 +232,24 @@ def test_pen_dots_beside_a_table_s_edge_are_no_dice(scale):
     # failure then); a die's outline runs along two sides at least (OUTLINE_SIDE_MIN, the
     # thirty-seventh pass)
     assert read(_pen_dots(scale, edge_at=420)).values == []
+
+
+def _planks(scale: int) -> np.ndarray:
+    """Two nail heads 45 px and 36 px apart (a two's places, for a face turned a little) on a
+    pine plank between its dark seams, 26-28 px from them, at 640x480 times ``scale``; through a
+    lens and a camera."""
+    img = np.full((480 * scale, 640 * scale, 3), (120, 150, 178), np.uint8)
+    img[200 * scale : 290 * scale] = (112, 141, 170)  # the plank, a shade darker than the next
+    for y in (200, 290):
+        img[(y - 1) * scale : (y + 1) * scale] = (50, 62, 78)
+    for x, y in ((300, 226), (345, 262)):
+        cv2.circle(img, (x * scale, y * scale), 5 * scale, (40, 40, 45), -1, cv2.LINE_AA)
+    return camera(cv2.GaussianBlur(img, (3, 3), 0), seed=scale)
+
+
+@pytest.mark.parametrize("scale", [1, 2], ids=["640x480", "1280x960"])
+def test_nail_heads_on_a_plank_between_its_seams_are_no_dice(scale):
+    # the seams outline two opposite sides of the would-be two, which passed for a die's outline
+    # on two sides (OUTLINE_SIDE_MIN, the thirty-seventh pass's review); a die outlines two
+    # sides that meet at a corner (OUTLINE_PAIR_MIN, the thirty-eighth pass)
+    assert read(_planks(scale)).values == []
