@@ -78,13 +78,7 @@ def scene(rng, h: int = 480, w: int = 640):
     turn = rng.uniform(0, np.pi / 2)
     axes = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
     centre = np.array([rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h])
-    value = int(rng.choice([2, 3]))
-    off = 0.55 * hs
-    dots = [(-off, -off), (off, off)] + ([(0.0, 0.0)] if value == 3 else [])
-    if rng.random() < 0.5:
-        dots = [(u, -v) for u, v in dots]
-    ink = rng.uniform(10, 60) if rng.random() < 0.8 else rng.uniform(230, 255)
-    radius = rng.uniform(0.12, 0.25) * hs
+    pen = _pen(rng, hs)
     corner = rng.random() < 0.15
     sides = [0, 2] if corner else [int(rng.integers(4))]
     yy, xx = np.mgrid[0:h, 0:w]
@@ -99,34 +93,27 @@ def scene(rng, h: int = 480, w: int = 640):
         mask = s > 0 if kind_of == "edge" else np.abs(s) < rng.uniform(0.5, 2.5)
         img[mask] = np.clip(img[mask] + rng.choice([-1, 1]) * rng.uniform(8, 70), 0, 255)
         features.append(kind_of)
-    img = img.astype(np.uint8)
-    for u, v in dots:
-        p = centre + axes @ np.array([u, v])
-        cv2.circle(img, (round(p[0] * 4), round(p[1] * 4)), round(radius * 4), (ink,) * 3, -1,
-                   cv2.LINE_AA, shift=2)
-    for _ in range(int(rng.integers(0, 4))):
-        cv2.circle(img, (int(rng.uniform(0, w)), int(rng.uniform(0, h))),
-                   int(rng.uniform(3, 10)), (ink,) * 3, -1, cv2.LINE_AA)
-    img = cv2.GaussianBlur(img, (3, 3), 0)
-    img = np.clip(img + rng.normal(0, rng.uniform(0, 4), img.shape), 0, 255).astype(np.uint8)
-    quality = int(rng.uniform(60, 95))
-    img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
-                       cv2.IMREAD_COLOR)
+    img = _draw_and_camera(rng, img, centre, axes, *pen)
     family = "corner" if corner else f"{features[0]}/{kind}"
     return img, dict(family=family, centre=centre, half_side=hs)
 
 
-def _dots_and_camera(rng, img, centre, axes, hs):
-    """Two or three pen dots at a two's or three's places around ``centre`` (a face of half-side
-    ``hs`` turned by ``axes``), 0-3 stray dots, then a lens's blur, noise and JPEG."""
-    h, w = img.shape[:2]
+def _pen(rng, hs: float):
+    """Two or three pen dots at a two's or three's places, in a face of half-side ``hs`` (either
+    diagonal), their ink and radius."""
     value = int(rng.choice([2, 3]))
     off = 0.55 * hs
     dots = [(-off, -off), (off, off)] + ([(0.0, 0.0)] if value == 3 else [])
     if rng.random() < 0.5:
         dots = [(u, -v) for u, v in dots]
     ink = rng.uniform(10, 60) if rng.random() < 0.8 else rng.uniform(230, 255)
-    radius = rng.uniform(0.12, 0.25) * hs
+    return dots, ink, rng.uniform(0.12, 0.25) * hs
+
+
+def _draw_and_camera(rng, img, centre, axes, dots, ink: float, radius: float):
+    """The :func:`_pen` dots drawn around ``centre`` (the face turned by ``axes``) on ``img``
+    (floats), 0-3 stray dots, then a lens's blur, noise and JPEG."""
+    h, w = img.shape[:2]
     img = np.clip(img, 0, 255).astype(np.uint8)
     for u, v in dots:
         p = centre + axes @ np.array([u, v])
@@ -198,8 +185,8 @@ def scene_two(rng, h: int = 480, w: int = 640):
             img[np.abs(np.mod(q, period) - period / 2) > period / 2 - grout] += (
                 sign * rng.uniform(15, 60))
     img = img[..., None] * rng.uniform(0.85, 1.1, 3)
-    return _dots_and_camera(rng, img, centre, axes, hs), dict(family=family, centre=centre,
-                                                               half_side=hs)
+    img = _draw_and_camera(rng, img, centre, axes, *_pen(rng, hs))
+    return img, dict(family=family, centre=centre, half_side=hs)
 
 
 def second_sides(image, reading) -> list[tuple[float, float]]:
