@@ -10,14 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-LAYOUT = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
+from tests.vision.lookalikes import LAYOUT
+
 PIP_OFF, PIP_R = 0.5, 0.19  # a pip's offset and radius, in half-sides
 
 
