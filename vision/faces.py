@@ -907,18 +907,17 @@ def outline_sides(
     gx, gy, zone, middle = gx[keep], gy[keep], _OUT_ZONE[keep], _OUT_MIDDLE[keep]
     m = np.sqrt(gx * gx + gy * gy)
     along = (gx * gx - gy * gy) / (m + 1e-6) * _OUT_SIDE[keep]  # |g| cos 2(theta - phi)
-    across = np.bincount(zone, along, 4)
-    weight = np.bincount(zone, m, 4)
-    # a sharp step of the pips' contrast on every pixel of a side
-    unit = _SOBEL_STEP * float(contrast)
-    step = unit * np.bincount(zone, None, 4)
-    floor = OUTLINE_FLOOR * step
-    sides = np.divide(across, step, out=np.zeros(4), where=step > 0)
-    step_mid = unit * np.bincount(zone[middle], None, 4)
-    middles = np.divide(
-        np.bincount(zone[middle], along[middle], 4), step_mid, out=np.zeros(4), where=step_mid > 0
-    )
-    return float(across.sum()) / (float(weight.sum()) + float(floor.sum())), sides, middles
+    unit = _SOBEL_STEP * float(contrast)  # a sharp step of the pips' contrast on one pixel
+    total, weight = along.sum(dtype=np.float64), m.sum(dtype=np.float64)
+    whole = float(total / (weight + OUTLINE_FLOOR * unit * len(m)))  # floored as the docstring says
+    return whole, _per_side(zone, along, unit), _per_side(zone[middle], along[middle], unit)
+
+
+def _per_side(zone: np.ndarray, along: np.ndarray, unit: float) -> np.ndarray:
+    """For each of a face's four sides (``zone``), the sum of ``along`` over its pixels divided by
+    ``unit`` on each of them; 0 for a side with no pixel."""
+    steps = unit * np.bincount(zone, None, 4)
+    return np.divide(np.bincount(zone, along, 4), steps, out=np.zeros(4), where=steps > 0)
 
 
 def outline_pair(middles: np.ndarray) -> float:
