@@ -10,19 +10,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tests.vision.lookalikes import LAYOUT
+from tests.vision.lookalikes import LAYOUT, camera
 
 PIP_OFF, PIP_R = 0.5, 0.19  # a pip's offset and radius, in half-sides
-
-
-def camera(img: np.ndarray, blur: float, seed: int = 0, noise: float = 2.0,
-           quality: int = 85) -> np.ndarray:
-    """A float picture through a camera: blur (sigma px), sensor noise and JPEG."""
-    rng = np.random.default_rng(seed)
-    out = cv2.GaussianBlur(img.astype(np.float32), (0, 0), blur)
-    out = np.clip(out + rng.normal(0, noise, out.shape), 0, 255).astype(np.uint8)
-    return cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
-                        cv2.IMREAD_COLOR)
 
 
 def _poly(img: np.ndarray, pts, tone: float) -> None:
@@ -75,7 +65,7 @@ def slanted_die(k: int = 1, top: int = 6, front: int = 3, hs: float = 15.1,
                                         + (PIP_OFF * q + PIP_R * np.sin(r)) * e2)
                              for r in ring]), 16.0)
         centres[value] = seen(fc)
-    return camera(np.clip(img, 0, 255), 0.85 * k, seed), centres[top], centres[front]
+    return camera(np.clip(img, 0, 255), seed, 0.85 * k, quality=85), centres[top], centres[front]
 
 
 def _flat_die(img: np.ndarray, c, hs: float, turn: float, value: int) -> None:
@@ -105,4 +95,4 @@ def touching(k: int = 1, values=(3, 3), hs: float = 23.6, turn: float = 61.0,
     img = _table(480 * k, 640 * k, 186.0, [c0 + 0.2 * hs, c1 + 0.2 * hs], hs, 25.0)
     _flat_die(img, c0, hs, turn, values[0])
     _flat_die(img, c1, hs, turn + 1.5 + 90.0 * crossing, values[1])
-    return camera(np.clip(img, 0, 255), 0.67 * k, seed), (c0, c1)
+    return camera(np.clip(img, 0, 255), seed, 0.67 * k, quality=85), (c0, c1)
