@@ -154,12 +154,17 @@ def _beside_an_edge(pips, turn: float, side: int, at: float, line: bool) -> np.n
     face's ``side`` (0 right, 1 left, 2 bottom, 3 top), ``at`` half-sides from its centre;
     through a camera (its noise and JPEG give the other sides some edges)."""
     table = _plain()
-    normal = np.array([(1, 0), (-1, 0), (0, 1), (0, -1)][side], np.float64)
-    normal = np.array(turned([normal], turn)[0])
-    y, x = np.mgrid[0:300, 0:300]
-    s = (x - CENTRE[0]) * normal[0] + (y - CENTRE[1]) * normal[1] - at * HALF
+    s = _across([(1, 0), (-1, 0), (0, 1), (0, -1)][side], turn) - at * HALF
     table[(np.abs(s) < 1) if line else (s > 0)] = 110
     return camera(_dots(pips, table, turn), seed=side)
+
+
+def _across(direction, turn: float) -> np.ndarray:
+    """Each pixel's offset from the die's centre along ``direction`` (in the face's own axes),
+    in px, the picture turned ``turn`` degrees."""
+    normal = np.array(turned([np.array(direction, np.float64)], turn)[0])
+    y, x = np.mgrid[0:300, 0:300]
+    return (x - CENTRE[0]) * normal[0] + (y - CENTRE[1]) * normal[1]
 
 
 @pytest.mark.parametrize("line", [False, True], ids=["edge", "line"])
@@ -182,9 +187,7 @@ def _between(pips, turn: float, axis: int, at: float, band: bool) -> np.ndarray:
     plank's seams), or if ``band`` the two edges of a band of another grey under the dots (a
     ruler, a strip of tape); through a camera."""
     table = _plain()
-    normal = np.array(turned([np.eye(2)[axis]], turn)[0])
-    y, x = np.mgrid[0:300, 0:300]
-    s = np.abs((x - CENTRE[0]) * normal[0] + (y - CENTRE[1]) * normal[1]) - at * HALF
+    s = np.abs(_across(np.eye(2)[axis], turn)) - at * HALF
     table[(s < 0) if band else (np.abs(s) < 1)] = 110
     return camera(_dots(pips, table, turn), seed=axis)
 
@@ -254,7 +257,6 @@ def test_a_die_outlined_on_two_sides_that_meet_is_accepted(pips, scene, turn):
     assert face.value == len(pips)
     assert face.features["outline_pair"] >= OUTLINE_PAIR_MIN
     assert "no_outline" not in rules_of(face)
-
 
 
 @pytest.mark.parametrize("corner", [0, 1, 2, 3])
