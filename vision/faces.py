@@ -57,10 +57,7 @@ MIN_FACE_ASPECT = 0.3
 #: parallelogram (residual 0.005) of aspect 0.37-0.39 while their pips are round: measured
 #: 0.38-0.42 over 189 drawn scenes (all turns, sizes, gaps up to 3 px), where the 1,307 accepted
 #: 4-6s of the licensed photos measured 0.876 and up (without the uncertainty). The bound sits in
-#: the middle of that gap. Such a group is split (group_pips), but only into faces of two pips
-#: or more that all fit a layout; else it keeps its value (a review's slanted fives, their pips
-#: blurred round along the slant, split into a three and two ones, or left their side face
-#: accepted without them).
+#: the middle of that gap; such a group then has no value and is split further (group_pips).
 FACE_PIP_SQUEEZE = 0.65
 #: Pip radius over face half-side: real dice range from about 0.1 (small pips) to 0.35 (a big 1).
 PIP_TO_FACE = (0.07, 0.45)
@@ -142,8 +139,6 @@ class FaceCandidate:
     n_read: int | None = None  # the pip count whose layout was fitted
     #: a six's columns, as a fraction of the corner pips' offset (:data:`SIX_COLUMNS`); 1 else
     columns: float = 1.0
-    #: no value only because its frame is squeezed more than its pips (:data:`FACE_PIP_SQUEEZE`)
-    squeezed: bool = False
 
     def corners(self) -> np.ndarray:
         return SQUARE @ self.frame.T + np.asarray(self.center, np.float32)
@@ -255,28 +250,16 @@ def group_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> list[FaceCand
         pips.xy[:, None, 0] - pips.xy[None, :, 0], pips.xy[:, None, 1] - pips.xy[None, :, 1]
     )
     rm = (pips.radius[:, None] + pips.radius[None, :]) / 2
-    return _split(image, gray, pips, adj & (d <= SPLIT_LINKS[0] * rm), d, rm, np.arange(n), 0)
-
-
-def _split(image, gray, pips, adj, d, rm, members, level) -> list[FaceCandidate]:
-    """:func:`group_pips` from link level ``level`` on, for ``members`` (``adj``: their links
-    at that level). A face squeezed more than its pips (:data:`FACE_PIP_SQUEEZE`) is split
-    only into faces of two pips or more that all fit a layout (two touching threes); else it is
-    kept as it fits (its split would explain its pips no better: a slanted five's pips that
-    only look round, split into a three and two ones, or its side face left without it)."""
     out: list[FaceCandidate] = []
-    todo = [(members, level)]
+    todo = [(np.arange(n), 0)]
     while todo:
         members, level = todo.pop()
-        a = adj & (d <= SPLIT_LINKS[level] * rm)
+        link = SPLIT_LINKS[level]
+        a = adj & (d <= link * rm)
         for comp in _components(a, members):
             face = read_face(image, gray, pips, comp)
             if face.value is not None or level + 1 >= len(SPLIT_LINKS) or len(comp) == 1:
                 out.append(face)
-            elif face.squeezed:
-                parts = _split(image, gray, pips, a, d, rm, comp, level + 1)
-                whole = all(f.value is not None and len(f.pips) >= 2 for f in parts)
-                out.extend(parts if whole else [replace(face, value=face.n_read, squeezed=False)])
             else:
                 todo.append((comp, level + 1))
     return out
@@ -456,15 +439,13 @@ def read_face(
         frame, columns = six_columns(frame)
     hs = float(np.sqrt(abs(np.linalg.det(frame))))
     pip_ratio = _med(r) / hs if hs > 0 else 1.0
-    squeezed = False
     if (
         res > MAX_LAYOUT_RESIDUAL
         or aspect < MIN_FACE_ASPECT
         or not (PIP_TO_FACE[0] <= pip_ratio <= PIP_TO_FACE[1])
+        or (value >= 4 and not _squeezed_alike(frame, pips, idx, _med(r)))
     ):
         value_ok = None
-    elif value >= 4 and not _squeezed_alike(frame, pips, idx, _med(r)):
-        value_ok, squeezed = None, True
     else:
         value_ok = value
     return FaceCandidate(
@@ -477,7 +458,6 @@ def read_face(
         {},
         n_read=value,
         columns=columns,
-        squeezed=squeezed,
     )
 
 

@@ -86,33 +86,3 @@ def test_pips_too_small_for_their_shape_to_be_known_do_not_refuse_a_slanted_face
     assert _read(_pips(xy, 1.6)).value == 6
     # pips of 4 px show their shape: round pips on that face are not its own
     assert _read(_pips(xy, 4.0)).value is None
-
-
-@pytest.mark.parametrize("value", [4, 5])
-def test_a_face_squeezed_more_than_its_pips_is_no_face_whatever_its_count(value):
-    p = _pips(_face(value, 30.0, 0.4, 20.0), 5.0)
-    face = _read(p)
-    assert face.value is None and face.squeezed
-
-
-@pytest.mark.parametrize("value", [4, 5, 6])
-def test_a_squeezed_face_that_splits_into_no_whole_faces_keeps_its_value(value):
-    # a die at 55 degrees whose pips look round (blurred along the slant): split, a five would
-    # give a three and two ones, and its side face would lose the face above it
-    # (face_beyond); it is read as it fits, and the gate judges it
-    p = _pips(_face(value, 30.0, 0.5, 10.0), 5.0)
-    assert _read(p).value is None
-    [face] = group_pips(BLANK_BGR, BLANK, p)
-    assert face.value == value and not face.squeezed and len(face.pips) == value
-
-
-@pytest.mark.parametrize("columns", [0.5, 0.6, 0.8])
-def test_a_six_with_close_columns_seen_from_above_is_read(columns):
-    # its columns nearer the centre line than a four's corners (six_columns): the frame fitted
-    # on its pips is narrow (0.5-0.8), the die's face is square, and so are its pips
-    half = 30.0
-    xy = _face(6, half, 1.0, 35.0)
-    centre = xy.mean(axis=0)
-    across = _rot(35.0) @ np.array([1.0, 0.0])
-    xy = centre + (xy - centre) - np.outer((xy - centre) @ across, across) * (1 - columns)
-    assert _read(_pips(xy, 0.17 * half)).value == 6
