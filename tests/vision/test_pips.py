@@ -119,3 +119,56 @@ def test_a_pip_at_the_blocks_seam_is_found(polarity):
     for x, y in centres:
         d = np.hypot(p.xy[:, 0] - x, p.xy[:, 1] - y)
         assert ((d < 2) & (p.polarity == polarity)).any(), (x, y)
+
+
+def _top_six_pips(p: Pips, top, hs: float) -> int:
+    return int(((np.hypot(*(p.xy - top).T) < 1.1 * hs) & (p.polarity < 0)).sum())
+
+
+def test_a_slanted_six_s_packed_pips_are_found_at_the_small_block(monkeypatch):
+    """A six seen 46 degrees oblique at 1280x960 (tests/vision/misreads.py): its pips, of 63-74
+    pixels, are over the 13 px block's cap (59) and merge in pairs at the 19 px block, so only
+    the oversize blobs of the small block find them (pips.OVERSIZE_FRACTION)."""
+    from tests.vision.misreads import slanted_die
+    from vision import pips
+
+    img, top, _ = slanted_die(2)
+    hs = 15.1 * 2
+    assert _top_six_pips(find_pips(img), top, hs) == 6
+    monkeypatch.setattr(pips, "OVERSIZE_FRACTION", pips.LEVEL_MAX_AREA_FRACTION)  # none
+    assert _top_six_pips(find_pips(img), top, hs) <= 2
+
+
+@pytest.mark.parametrize("radius", [4.4, 4.7, 5.0])
+def test_an_oversize_blob_found_at_the_large_block_too_changes_nothing(radius, monkeypatch):
+    """A lone pip of 61-79 pixels, over the 13 px block's cap: the 19 px block finds it, so the
+    small block's oversize copy is not added (it would replace the pip with a smaller copy)."""
+    from vision import pips
+
+    img = np.full((120, 160), 220, np.uint8)
+    big = np.zeros((960, 1280), np.uint8)
+    for x, y in ((40, 60), (110, 50)):
+        cv2.circle(big, (x * 8 + 4, y * 8 + 4), int(radius * 8), 255, -1)
+    a = cv2.resize(big, (160, 120), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    bgr = cv2.cvtColor((img * (1 - a) + 30 * a).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    with_over = find_pips(bgr)
+    monkeypatch.setattr(pips, "OVERSIZE_FRACTION", pips.LEVEL_MAX_AREA_FRACTION)
+    without = find_pips(bgr)
+    assert len(with_over) == len(without) == 2
+    np.testing.assert_array_equal(with_over.xy, without.xy)
+    np.testing.assert_array_equal(with_over.radius, without.radius)
+
+
+def test_an_oversize_blob_is_kept_only_where_no_blob_of_its_polarity_covers_it():
+    from vision.pips import _uncovered
+
+    row = lambda x, r, pol: (x, 0.0, r, r, r, 0.0, pol, 1.0)  # noqa: E731
+    over = [row(0.0, 5.0, -1), row(20.0, 5.0, -1), row(40.0, 5.0, -1), row(60.0, 5.0, 1)]
+    rows = [
+        row(4.0, 3.0, -1),  # within the first's radius: covers it
+        row(27.0, 8.0, -1),  # the second within its radius: covers it
+        row(45.5, 3.0, -1),  # 5.5 from the third, outside both radii
+        row(60.0, 5.0, -1),  # the fourth's place, but the other polarity
+    ]
+    assert _uncovered(over, rows) == [over[2], over[3]]
+    assert _uncovered(over, []) == over and _uncovered([], rows) == []
