@@ -257,13 +257,20 @@ def _chroma(bgr: np.ndarray) -> np.ndarray:
 
 def _uncovered(oversize: list[tuple], rows: list[tuple]) -> list[tuple]:
     """The oversize blobs (:data:`OVERSIZE_FRACTION`) that no blob of ``rows`` of their polarity
-    covers: neither centre within the other's radius."""
+    covers: neither centre within the other's radius. Two k-d tree queries (:func:`_pairs`), one
+    for each radius, not an oversize-by-rows matrix: a polka-dot cloth gives hundreds of oversize
+    blobs and thousands of rows."""
     if not oversize or not rows:
         return list(oversize)
     o, c = np.array(oversize, np.float64), np.array(rows, np.float64)
-    d = np.hypot(o[:, None, 0] - c[None, :, 0], o[:, None, 1] - c[None, :, 1])
-    covered = (d < np.maximum(o[:, None, 2], c[None, :, 2])) & (o[:, None, 6] == c[None, :, 6])
-    return [row for row, cov in zip(oversize, covered.any(axis=1), strict=True) if not cov]
+    covered = np.zeros(len(o), bool)
+    # a row within the oversize blob's radius, then an oversize blob within the row's
+    near = (_pairs(c[:, :2], o[:, :2], o[:, 2]), _pairs(o[:, :2], c[:, :2], c[:, 2])[::-1])
+    for k_o, k_c in near:
+        d = np.hypot(*(o[k_o, :2] - c[k_c, :2]).T)
+        hit = (d < np.maximum(o[k_o, 2], c[k_c, 2])) & (o[k_o, 6] == c[k_c, 6])
+        covered[k_o[hit]] = True
+    return [row for row, cov in zip(oversize, covered, strict=True) if not cov]
 
 
 def _blobs(

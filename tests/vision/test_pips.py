@@ -172,3 +172,25 @@ def test_an_oversize_blob_is_kept_only_where_no_blob_of_its_polarity_covers_it()
     ]
     assert _uncovered(over, rows) == [over[2], over[3]]
     assert _uncovered(over, []) == over and _uncovered([], rows) == []
+
+
+def uncovered_reference(oversize: list[tuple], rows: list[tuple]) -> list[tuple]:
+    def covers(a, b):
+        return a[6] == b[6] and np.hypot(a[0] - b[0], a[1] - b[1]) < max(a[2], b[2])
+
+    return [o for o in oversize if not any(covers(o, c) for c in rows)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_uncovered_matches_its_definition(seed):
+    from vision.pips import _uncovered
+
+    rng = np.random.default_rng(seed)
+
+    def rows(n):
+        p = blobs(n, seed * 7 + n)
+        return [(x, y, r, r, r, 0.0, int(pol), 1.0)
+                for (x, y), r, pol in zip(p.xy, p.radius, p.polarity, strict=True)]
+
+    over, cand = rows(int(rng.integers(1, 40))), rows(int(rng.integers(1, 300)))
+    assert _uncovered(over, cand) == uncovered_reference(over, cand)
