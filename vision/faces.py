@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
-from vision.pips import SMALLEST_PIP_TO_FACE, Pips, ball_pairs
+from vision.pips import Pips, ball_pairs
 
 #: Pip centre offset from the face centre, as a fraction of the half-side (16 mm die: 4.5 / 8).
 PIP_OFFSET = 0.55
@@ -63,7 +63,7 @@ MIN_FACE_ASPECT = 0.3
 #: accepted without them).
 FACE_PIP_SQUEEZE = 0.65
 #: Pip radius over face half-side: real dice range from about 0.1 (small pips) to 0.35 (a big 1).
-PIP_TO_FACE = (SMALLEST_PIP_TO_FACE, 0.45)
+PIP_TO_FACE = (0.07, 0.45)
 #: A six's rows of pips are a four's corner rows, but its two columns lie nearer the centre line
 #: than the corners on many dice: at this fraction of the corners' offset, from a die whose six
 #: shares the four's corners (1) to columns half as far out (0.5). Right sixes measured 0.55-1.0

@@ -67,18 +67,6 @@ OVERSIZE_FRACTION = 1.0 - THRESHOLD_OFFSET / MIN_CONTRAST
 
 #: A blob holding a smaller blob (radius below this fraction of its own) is a die, not a pip.
 CONTAINER_RADIUS_RATIO = 0.5
-#: The smallest pip a die has, in half-sides of its face (``vision.faces.PIP_TO_FACE``'s lower
-#: bound: a face with smaller pips is not read).
-SMALLEST_PIP_TO_FACE = 0.07
-#: ... and the largest a die's silhouette can be, as the radius of a disc of its area, in
-#: half-sides of a face: a cube casts at most sqrt(3) s^2 (seen along a long diagonal), a disc of
-#: radius sqrt(sqrt(3) / pi) s = 1.485 half-sides.
-BODY_TO_FACE = 2.0 * np.sqrt(np.sqrt(3.0) / np.pi)
-#: So a blob inside another under this fraction of its radius is no pip of a die whose body the
-#: other is (0.047): a glint in a glossy pip, a speck of grain or foil. It does not make the blob
-#: holding it a die body (:func:`_drop_die_bodies`): large glossy pips, each with a speck of
-#: glare, were all dropped as die bodies, and the die read as no die with nothing asked.
-BODY_PIP_RATIO = SMALLEST_PIP_TO_FACE / BODY_TO_FACE
 
 
 #: At most this many pips are kept, the strongest: six dice show at most 36, a crowded tray of 25
@@ -244,9 +232,7 @@ def ball_pairs(tree: cKDTree, at: np.ndarray, reach) -> tuple[np.ndarray, np.nda
 
 
 def _drop_die_bodies(p: Pips) -> np.ndarray:
-    """Indices of blobs that do not hold a smaller blob of the other polarity, of a pip's size
-    for a die of theirs (from :data:`BODY_PIP_RATIO` to :data:`CONTAINER_RADIUS_RATIO` of their
-    radius).
+    """Indices of blobs that do not hold a smaller blob of the other polarity.
 
     A blob with light pips inside a dark blob is a whole dark die (or face) found as one round
     blob, not a pip.
@@ -257,12 +243,7 @@ def _drop_die_bodies(p: Pips) -> np.ndarray:
     # Only the neighbours within 0.9 of a blob's own radius can be inside it.
     i, j = _pairs(xy, xy, 0.9 * r.astype(np.float64))
     d = np.hypot(xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1])
-    holds = (
-        (d < 0.9 * r[i])
-        & (r[j] < CONTAINER_RADIUS_RATIO * r[i])
-        & (r[j] >= BODY_PIP_RATIO * r[i])
-        & (pol[j] != pol[i])
-    )
+    holds = (d < 0.9 * r[i]) & (r[j] < CONTAINER_RADIUS_RATIO * r[i]) & (pol[j] != pol[i])
     return np.flatnonzero(np.bincount(i[holds], minlength=len(p)) == 0)
 
 
