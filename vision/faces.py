@@ -255,15 +255,16 @@ def group_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> list[FaceCand
         pips.xy[:, None, 0] - pips.xy[None, :, 0], pips.xy[:, None, 1] - pips.xy[None, :, 1]
     )
     rm = (pips.radius[:, None] + pips.radius[None, :]) / 2
-    return _split(image, gray, pips, adj & (d <= SPLIT_LINKS[0] * rm), d, rm, np.arange(n), 0)
+    return _split(image, gray, pips, adj, d, rm, np.arange(n), 0)
 
 
 def _split(image, gray, pips, adj, d, rm, members, level) -> list[FaceCandidate]:
-    """:func:`group_pips` from link level ``level`` on, for ``members`` (``adj``: their links
-    at that level). A face squeezed more than its pips (:data:`FACE_PIP_SQUEEZE`) is split
-    only into faces of two pips or more that all fit a layout (two touching threes); else it is
-    kept as it fits (its split would explain its pips no better: a slanted five's pips that
-    only look round, split into a three and two ones, or its side face left without it)."""
+    """:func:`group_pips` from link level ``level`` on, for ``members`` (``adj``: their links,
+    at that level's reach or a wider one: each level keeps those within its own). A face
+    squeezed more than its pips (:data:`FACE_PIP_SQUEEZE`) is split only into faces of two pips
+    or more that all fit a layout (two touching threes); else it is kept as it fits (its split
+    would explain its pips no better: a slanted five's pips that only look round, split into a
+    three and two ones, or its side face left without it)."""
     out: list[FaceCandidate] = []
     todo = [(members, level)]
     while todo:
