@@ -341,3 +341,60 @@ def test_missing_check_renders_stop_training_at_once_and_say_how_to_make_them(tm
     assert "make eval reports on" in capsys.readouterr().err
     # none asked for: nothing to check, no trees needed
     assert train_gate.check_renders("none", pytest.fail) == ([], None)
+
+
+def test_the_trees_threshold_counts_wrong_values_on_average_over_the_fold_draws():
+    """``train._lowest_accept`` on scores of several draws of the folds: the budget (here one
+    wrong value among 500 dice) holds on average over the draws. One draw holds wrong values at
+    0.9 and 0.8, the other one at 0.6: two in all are allowed, so the threshold is just above
+    0.6, where the first draw alone would need one above 0.8."""
+    train = train_gate.T
+    p = np.array([[0.9, 0.8, 0.55], [0.95, 0.6, 0.55]])
+    wrong = np.array([[True, True, False], [False, True, False]])
+    d = {"n_dice": np.array(500)}
+    assert train._lowest_accept(wrong[:1], p[:1], d, 0.002) == 0.8005
+    assert train._lowest_accept(wrong, p, d, 0.002) == 0.6005
+    # every draw sure of two wrong values: no threshold keeps the average within one
+    with pytest.raises(train.NoSafeThreshold, match="p = 1.0000, 1.0000, 1.0000"):
+        train._lowest_accept(np.ones((2, 2), bool), np.ones((2, 2)), d, 0.002)
+
+
+def test_figures_over_fold_draws_are_each_counts_mean():
+    train = train_gate.T
+    d = _candidates([0.0] * 4, [False, False, True, True], 10)
+    p_val = np.array([[0.9, 0.9, 0.9, 0.1], [0.9, 0.1, 0.1, 0.1]])
+    f = train.figures(np.ones_like(p_val), p_val, d, 0.5)
+    assert (f["accepted_right"], f["silent_errors"], f["flagged"]) == (1.5, 0.5, 2.0)
+    assert f["accepted_right_rate"] == 0.15 and f["silent_error_rate"] == 0.05
+    one = train.figures(np.ones(4), p_val[0], d, 0.5)
+    assert (one["accepted_right"], one["silent_errors"], one["flagged"]) == (2, 1, 1)
+
+
+def test_every_draw_of_the_folds_scores_a_photo_by_trees_that_never_saw_it(monkeypatch):
+    """``train.out_of_fold``: in each draw of the folds, a candidate is scored by ensembles
+    fitted without any candidate of its photo; the draws deal the photos differently."""
+    train = train_gate.T
+    groups = np.repeat(np.arange(20), 3)  # 20 photos of 3 candidates each
+    n = len(groups)
+    d = {"X": np.arange(n, dtype=float)[:, None], "group": groups, "value": np.full(n, 3),
+         "is_die": np.ones(n, bool), "right": np.ones(n, bool)}
+
+    class Seen:
+        """Scores a candidate 1 if a candidate of its photo was fitted on, else 0."""
+
+        def __init__(self, X):
+            self.photos = set(groups[X[:, 0].astype(int)].tolist())
+
+        def predict_proba(self, X):
+            s = np.array([g in self.photos for g in groups[X[:, 0].astype(int)]], float)
+            return np.stack([1 - s, s], axis=1)
+
+    fitted = []
+    monkeypatch.setattr(train, "fit_net", lambda X, y: fitted.append(Seen(X)) or fitted[-1])
+    raw_die, raw_val = train.out_of_fold(d, folds=4, repeats=3)
+    assert raw_die.shape == raw_val.shape == (3, n)
+    assert not raw_die.any() and not raw_val.any()
+    # two heads per fold, each fitted on the 15 photos of the other three folds (5 per fold)
+    assert len(fitted) == 2 * 4 * 3 and all(len(f.photos) == 15 for f in fitted)
+    # the three draws deal the photos differently: 12 different sets of photos fitted on
+    assert len({frozenset(f.photos) for f in fitted}) == 12
