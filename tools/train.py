@@ -197,18 +197,14 @@ def allowed_columns(kind: str) -> np.ndarray:
 
 def fit_net(X: np.ndarray, y: np.ndarray, seed: int = SEED):
     """A gradient-boosted tree ensemble on the features (patches turned 4 ways). Columns not
-    allowed are held constant, so no tree splits on them. No early stopping: scikit-learn's
-    'auto' turned it on (over 10 000 rows) and held out a random tenth of the rows, drawn anew
-    whenever a face was added or dropped, so a change to 3 photos' candidates moved the scores of
-    faces it did not touch; and it never stopped before ``TREES`` (the fortieth pass's models
-    have 150 trees each)."""
+    allowed are held constant, so no tree splits on them."""
     X = X.copy()
     X[:, ~allowed_columns(COLUMNS)] = 0.0
     if COLUMNS == "all":
         X, y = augment(X, y)
     clf = HistGradientBoostingClassifier(max_iter=TREES, max_leaf_nodes=LEAVES,
                                          learning_rate=0.1, l2_regularization=1.0,
-                                         early_stopping=False, random_state=seed)
+                                         random_state=seed)
     return clf.fit(X, y.astype(int))
 
 
