@@ -218,6 +218,13 @@ def calibrate(clf, raw: np.ndarray, y: np.ndarray) -> dict:
                 iso_y=np.asarray(iso.y_thresholds_, np.float64))
 
 
+def pooled(raw: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Scores of every draw of the folds (one row each, as :func:`out_of_fold` gives them) and
+    the labels they go with, laid end to end for one calibration: each draw's row beside its own
+    copy of ``y``."""
+    return raw.ravel(), np.tile(y, len(raw))
+
+
 def prob(head: dict, X: np.ndarray) -> np.ndarray:
     h = Head(**{k: v for k, v in head.items() if k not in ("baseline", "depth")},
              baseline=float(head["baseline"]), depth=int(head["depth"]))
@@ -294,8 +301,9 @@ def _lowest_accept(wrong: np.ndarray, p_val: np.ndarray, d: dict, budget: float)
         if (wrong & (p_val >= t)).sum() <= budget * n * draws:
             return float(t)
     worst = np.sort(p_val[wrong])[::-1][: int(budget * n * draws) + 1]
+    over = f" on average over {draws} draws of the folds" if draws > 1 else ""
     raise NoSafeThreshold(
-        f"no threshold keeps accepted wrong values within {budget:.2%} of {n} dice: "
+        f"no threshold keeps accepted wrong values within {budget:.2%} of {n} dice{over}: "
         f"wrong values at p = {', '.join(f'{p:.4f}' for p in worst)}"
     )
 
@@ -475,12 +483,10 @@ def main(argv: list[str] | None = None) -> int:
     folder_of = np.array([train[g].folder for g in d["group"].tolist()])
     raw_die, raw_val = out_of_fold(d, args.folds, args.repeats)
     valued = d["value"] > 0
-    draws = len(raw_die)
     heads = {
-        "die": calibrate(fit_net(d["X"], d["is_die"]), raw_die.ravel(),
-                         np.tile(d["is_die"], draws)),
-        "value": calibrate(fit_net(d["X"][valued], d["right"][valued]), raw_val[:, valued].ravel(),
-                           np.tile(d["right"][valued], draws)),
+        "die": calibrate(fit_net(d["X"], d["is_die"]), *pooled(raw_die, d["is_die"])),
+        "value": calibrate(fit_net(d["X"][valued], d["right"][valued]),
+                           *pooled(raw_val[:, valued], d["right"][valued])),
     }
     oof_die = np.interp(raw_die, heads["die"]["iso_x"], heads["die"]["iso_y"])
     oof_val = np.interp(raw_val, heads["value"]["iso_x"], heads["value"]["iso_y"])

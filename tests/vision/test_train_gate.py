@@ -355,7 +355,8 @@ def test_the_trees_threshold_counts_wrong_values_on_average_over_the_fold_draws(
     assert train._lowest_accept(wrong[:1], p[:1], d, 0.002) == 0.8005
     assert train._lowest_accept(wrong, p, d, 0.002) == 0.6005
     # every draw sure of two wrong values: no threshold keeps the average within one
-    with pytest.raises(train.NoSafeThreshold, match="p = 1.0000, 1.0000, 1.0000"):
+    with pytest.raises(train.NoSafeThreshold,
+                       match="on average over 2 draws.*p = 1.0000, 1.0000, 1.0000"):
         train._lowest_accept(np.ones((2, 2), bool), np.ones((2, 2)), d, 0.002)
 
 
@@ -398,3 +399,16 @@ def test_every_draw_of_the_folds_scores_a_photo_by_trees_that_never_saw_it(monke
     assert len(fitted) == 2 * 4 * 3 and all(len(f.photos) == 15 for f in fitted)
     # the three draws deal the photos differently: 12 different sets of photos fitted on
     assert len({frozenset(f.photos) for f in fitted}) == 12
+
+
+def test_pooled_scores_keep_each_draws_scores_beside_their_own_labels():
+    """``train.pooled``: the calibration's input pairs every draw's score of a candidate with
+    that candidate's label (a right face scored 0.9 / 0.8 / 0.7 in three draws, a wrong one
+    0.1 / 0.2 / 0.3), whatever the order of the candidates."""
+    train = train_gate.T
+    raw = np.array([[0.9, 0.1, 0.95], [0.8, 0.2, 0.85], [0.7, 0.3, 0.75]])
+    y = np.array([True, False, True])
+    x, labels = train.pooled(raw, y)
+    assert len(x) == len(labels) == 9
+    assert sorted(x[labels].tolist()) == [0.7, 0.75, 0.8, 0.85, 0.9, 0.95]
+    assert sorted(x[~labels].tolist()) == [0.1, 0.2, 0.3]
