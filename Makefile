@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench lint clean help eval live-clip render train train-gate
+.PHONY: run test bench lint clean help eval live-clip render train train-gate traps
 
 help:
 	@echo "make run    create .venv, install, start the web app"
@@ -14,6 +14,7 @@ help:
 	@echo "make bench  print speed figures"
 	@echo "make eval   measure vision.read on every labelled photo folder (ZILCH_DATA=...), and on renders apart"
 	@echo "make train  rebuild models/ (vision confidence) from the licensed photo folders"
+	@echo "make traps  [TRAPS_ARGS=...]  count the confident errors on drawn trap scenes"
 	@echo "make render [N=200 SEED=0 OUT=renders MIX=cocked=0.3,...]  render throws with Blender"
 
 $(BIN)/python:
@@ -56,6 +57,11 @@ live-clip: $(VENV)/.installed-run
 # rendered throws of sample_images/rendered (EVAL_ARGS="--rendered DIR"); plots in out/eval/.
 eval: $(VENV)/.installed-test
 	$(BIN)/python tools/eval.py $(EVAL_ARGS)
+
+# Confident errors of vision.read on drawn trap scenes (slanted dice whose side faces show,
+# clutter with no die), the same scenes for the same seed; figures and out/traps/errors.png.
+traps: $(VENV)/.installed-test
+	$(BIN)/python tools/traps.py $(TRAPS_ARGS)
 
 # Rebuild models/ (the confidence trees of vision.read) from the licensed photo folders. Both
 # steps check their thresholds on the rendered throws of renders/ (make render N=81 SEED=11), or

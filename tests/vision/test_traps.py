@@ -1,0 +1,96 @@
+"""The drawn trap scenes of ``tools/traps.py`` (``make traps``): that what they draw is what their
+truth says, and that the count of confident errors is right.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import traps  # noqa: E402
+
+from vision.pips import find_pips  # noqa: E402
+from vision.reading import UNCERTAIN, Die, Reading  # noqa: E402
+
+
+def test_a_seed_and_an_index_always_draw_the_same_scene():
+    a, b = traps.scene("slanted", 5, 3), traps.scene("slanted", 5, 3)
+    assert np.array_equal(a.image, b.image) and a.tops == b.tops
+    assert not np.array_equal(a.image, traps.scene("slanted", 5, 4).image)
+    other_seed = traps.scene("clutter", 6, 3).image
+    assert not np.array_equal(traps.scene("clutter", 5, 3).image, other_seed)
+
+
+@pytest.mark.parametrize("k", range(len(traps.ROTATIONS)))
+def test_the_top_is_the_face_turned_up_and_opposite_faces_add_to_seven(k):
+    d = traps.DrawnDie(0.0, 0.0, 1.6, traps.rot_z(33.0) @ traps.ROTATIONS[k], (240,) * 3, (20,) * 3)
+    up = [v for v in traps.NORMALS if d.normal(v)[2] > 0.99]
+    down = [v for v in traps.NORMALS if d.normal(v)[2] < -0.99]
+    assert up == [d.top] and down == [7 - d.top]
+    # from straight above only the top shows; from 35 degrees above, a side or two as well
+    assert d.visible(traps.Camera(90.0, 0.0, 40.0)) == [d.top]
+    slanted = d.visible(traps.Camera(35.0, 10.0, 40.0))
+    assert d.top in slanted and 2 <= len(slanted) <= 3 and 7 - d.top not in slanted
+
+
+def test_the_24_rotations_are_distinct_and_proper():
+    rots = traps.ROTATIONS
+    assert len(rots) == 24
+    assert all(np.isclose(np.linalg.det(r), 1.0) for r in rots)
+    assert len({tuple(r.ravel()) for r in rots}) == 24
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_a_die_drawn_from_above_shows_its_top_value_in_pips(value):
+    # the orientation whose top is the value, seen from straight above at about 80 px a side
+    k = next(i for i, r in enumerate(traps.ROTATIONS)
+             if traps.DrawnDie(0, 0, 1.6, r, (0,) * 3, (0,) * 3).top == value)
+    die = traps.DrawnDie(0.0, 0.0, 1.6, traps.ROTATIONS[k], (240, 240, 240), (25, 25, 25))
+    cam = traps.Camera(90.0, 0.0, traps.FOCAL_PER_DIAGONAL * np.hypot(960, 720) * 1.6 / 80)
+    img = traps.draw_dice([die], cam, np.full((720, 960, 3), (40, 110, 30), np.uint8),
+                          np.array([0.3, 0.2, 1.0]))
+    sil = cam.project(die.corners())
+    pips = find_pips(img, max_pips=None)
+    hull = cv2.convexHull(sil.astype(np.float32))
+    inside = [p for p, pol in zip(pips.xy, pips.polarity, strict=True)
+              if pol < 0 and cv2.pointPolygonTest(hull, (float(p[0]), float(p[1])), False) > 0]
+    assert len(inside) == value
+
+
+def _scene_with_two_dice() -> traps.Scene:
+    square = [np.array([[0, 0], [100, 0], [100, 100], [0, 100]], np.float32) + off
+              for off in ((100, 100), (400, 100))]
+    return traps.Scene("slanted", 0, np.zeros((720, 960, 3), np.uint8), [5, 3], square,
+                       [[5, 4, 6], [3, 1]])
+
+
+def _die(value, centre, *flags) -> Die:
+    return Die(value, 0.99, (0, 0, 1, 1), centre, tuple(flags))
+
+
+def test_each_accepted_value_is_judged_right_wrong_or_a_phantom():
+    sc = _scene_with_two_dice()
+    o = traps.judge(sc, Reading(960, 720, (_die(5, (150, 150)), _die(1, (450, 150)))))
+    assert (o.right, o.wrong, o.side, o.phantom, o.asked, o.missed) == (1, 1, 1, 0, 0, 0)
+    # a value on no die, and a second value on one die, are phantoms; a flagged die asks
+    o = traps.judge(sc, Reading(960, 720, (
+        _die(5, (150, 150)), _die(2, (160, 160)), _die(4, (700, 500)),
+        _die(3, (450, 150), UNCERTAIN))))
+    assert (o.right, o.wrong, o.phantom, o.asked, o.missed) == (1, 0, 2, 1, 0)
+    assert [k for _, _, k in o.errors] == ["phantom", "phantom"]
+    # a wrong value that is no face in view is wrong, not a side face; nothing read is missed
+    o = traps.judge(sc, Reading(960, 720, (_die(2, (150, 150)),)))
+    assert (o.wrong, o.side, o.missed) == (1, 0, 1)
+
+
+def test_the_tool_refuses_an_unknown_family(capsys):
+    with pytest.raises(SystemExit) as e:
+        traps.main(["--families", "slanted,dominoes", "--n", "1"])
+    assert e.value.code == 2
+    assert "dominoes" in capsys.readouterr().err

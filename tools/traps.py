@@ -1,0 +1,507 @@
+#!/usr/bin/env python3
+"""Drawn trap scenes: how often ``vision.read`` accepts a value it should not (``make traps``).
+
+Every scene is drawn from a seed, so the same command gives the same scenes, and none of them is
+ever fitted or tuned on: they measure the first rule of the reader, never confidently wrong,
+where the photo folders hold few traps. Two families:
+
+- **slanted**: one to four dice drawn as solid cubes in perspective, with a pip layout on every
+  face (opposite faces add up to 7), lying flat on a table and seen from straight above down to
+  60 degrees oblique (the issue asks for 50), so that their side faces show. Only the top faces
+  count. An accepted value on a die that is not its top value is *wrong*, and a *side face* when
+  it is the value of one of the die's faces in view.
+- **clutter**: no die at all. Pairs and clusters of dots, halftone grids, rows of printed digits
+  and colons, pen dots, on plain or textured tables. Every accepted value is a *phantom*.
+
+Not a family: four to six dots laid out as a face's pips straight on a table, with no die drawn.
+They are not clearly no die: a white die seen from above on a white desk, or a black one on black
+cloth, shows just that.
+
+A die is *accepted* when it is reported with a value and no flag (what ``values`` holds, what a
+player would score). Each scene goes through a camera: a Gaussian blur, sensor noise and a JPEG.
+Prints, per family, the scenes, the dice, the accepted right and wrong values and the phantoms;
+writes ``traps.json`` and ``errors.png`` (the confident errors, each a crop of the scene with the
+value read) under ``--out`` (default ``out/traps/``).
+
+    python tools/traps.py                         # 200 scenes of each family, seed 0
+    python tools/traps.py --n 50 --families slanted --seed 3 --save
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+from vision.geometry import FOCAL_PER_DIAGONAL  # noqa: E402
+from vision.reading import Reading  # noqa: E402
+
+FAMILIES = ("slanted", "clutter")
+SIZE = (720, 960)  # (height, width) of every scene
+
+#: Pip centres of each value on a face, in half-sides from its centre (u right, v down).
+LAYOUT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+PIP_OFFSET = 0.52  # a corner pip's centre, in half-sides from the face's centre
+PIP_RADIUS = 0.19  # a pip's radius in half-sides
+
+#: (face, pip) colours in BGR: white, ivory, black, red, blue, green and wooden dice.
+DIE_COLOURS = (
+    ((240, 240, 240), (25, 25, 25)),
+    ((205, 228, 236), (40, 30, 30)),
+    ((30, 30, 30), (235, 235, 235)),
+    ((40, 40, 200), (235, 235, 235)),
+    ((170, 90, 30), (235, 235, 235)),
+    ((60, 150, 40), (240, 240, 240)),
+    ((90, 150, 200), (20, 25, 40)),
+)
+#: Tables in BGR: green felt, wood, a white desk, dark cloth, grey.
+TABLES = ((40, 110, 30), (60, 105, 150), (225, 225, 220), (45, 40, 40), (128, 128, 128))
+
+#: The local face normals of a die and their values: opposite faces add up to 7.
+NORMALS = {1: (0, 0, 1), 6: (0, 0, -1), 2: (1, 0, 0), 5: (-1, 0, 0), 3: (0, 1, 0), 4: (0, -1, 0)}
+
+
+def cube_rotations() -> list[np.ndarray]:
+    """The 24 rotations of a cube: signed permutation matrices of determinant 1."""
+    out = []
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+        for signs in np.ndindex(2, 2, 2):
+            m = np.zeros((3, 3))
+            for row, (col, s) in enumerate(zip(perm, signs, strict=True)):
+                m[row, col] = -1.0 if s else 1.0
+            if np.linalg.det(m) > 0:
+                out.append(m)
+    return out
+
+
+ROTATIONS = cube_rotations()
+
+
+def rot_z(deg: float) -> np.ndarray:
+    a = np.deg2rad(deg)
+    return np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+
+
+@dataclass
+class Camera:
+    """A pinhole camera looking at the table's origin from ``elevation`` degrees above the table
+    (90: straight down) and ``azimuth`` degrees around it, ``distance`` cm away; its focal
+    length is :data:`vision.geometry.FOCAL_PER_DIAGONAL` of the image diagonal, as the reader
+    assumes."""
+
+    elevation: float
+    azimuth: float
+    distance: float
+    size: tuple[int, int] = SIZE
+
+    def __post_init__(self) -> None:
+        e, a = np.deg2rad(self.elevation), np.deg2rad(self.azimuth)
+        self.position = self.distance * np.array(
+            [np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
+        forward = -self.position / np.linalg.norm(self.position)
+        up = np.array([0.0, 0.0, 1.0]) if self.elevation < 89.9 else np.array(
+            [-np.cos(a), -np.sin(a), 0.0])
+        right = np.cross(forward, up)
+        right /= np.linalg.norm(right)
+        down = np.cross(forward, right)
+        self.rotation = np.stack([right, down, forward])  # world -> camera rows
+        h, w = self.size
+        self.focal = FOCAL_PER_DIAGONAL * float(np.hypot(w, h))
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """Image points (n, 2) of world points (n, 3)."""
+        c = (np.asarray(pts, np.float64) - self.position) @ self.rotation.T
+        h, w = self.size
+        return np.stack([self.focal * c[:, 0] / c[:, 2] + w / 2,
+                         self.focal * c[:, 1] / c[:, 2] + h / 2], axis=1)
+
+    def depth(self, pts: np.ndarray) -> np.ndarray:
+        return (np.asarray(pts, np.float64) - self.position) @ self.rotation[2]
+
+
+@dataclass
+class DrawnDie:
+    """A die lying flat on the table: its centre (x, y) in cm, side in cm, orientation (a
+    rotation of :data:`ROTATIONS` then a turn about the vertical), colours and the turn of each
+    face's layout (0 or 1 quarter turns; a two, three or six shows which)."""
+
+    x: float
+    y: float
+    side: float
+    rotation: np.ndarray
+    face: tuple[int, int, int]
+    pip: tuple[int, int, int]
+    quarter: dict[int, int] = field(default_factory=dict)
+
+    def normal(self, value: int) -> np.ndarray:
+        return self.rotation @ np.array(NORMALS[value], np.float64)
+
+    @property
+    def top(self) -> int:
+        return max(NORMALS, key=lambda v: self.normal(v)[2])
+
+    @property
+    def centre(self) -> np.ndarray:
+        return np.array([self.x, self.y, self.side / 2])
+
+    def corners(self) -> np.ndarray:
+        h = self.side / 2
+        c = np.array([[sx, sy, sz] for sx in (-h, h) for sy in (-h, h) for sz in (-h, h)])
+        return c @ self.rotation.T + self.centre
+
+    def face_frame(self, value: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Centre and the two in-plane unit axes (u, v) of the face showing ``value``."""
+        n = np.array(NORMALS[value], np.float64)
+        u = np.array([0.0, 1.0, 0.0]) if abs(n[0]) > 0.5 else np.array([1.0, 0.0, 0.0])
+        v = np.cross(n, u)
+        if self.quarter.get(value, 0):
+            u, v = v, -u
+        r = self.rotation
+        return self.centre + r @ n * self.side / 2, r @ u, r @ v
+
+    def visible(self, camera: Camera) -> list[int]:
+        """The values whose faces turn towards the camera (more than a sliver: 5 degrees)."""
+        out = []
+        for v in NORMALS:
+            c, _, _ = self.face_frame(v)
+            to_cam = camera.position - c
+            if self.normal(v) @ to_cam / np.linalg.norm(to_cam) > np.sin(np.deg2rad(5)):
+                out.append(v)
+        return out
+
+
+def _shade(colour, k: float) -> tuple[int, int, int]:
+    return tuple(int(np.clip(c * k, 0, 255)) for c in colour)
+
+
+def draw_dice(dice: list[DrawnDie], camera: Camera, table: np.ndarray, light: np.ndarray,
+              ss: int = 2) -> np.ndarray:
+    """The dice drawn on ``table`` (a BGR image of the scene's size), far faces first, at ``ss``
+    times the size and then shrunk (antialiased edges)."""
+    h, w = table.shape[:2]
+    img = cv2.resize(table, (w * ss, h * ss), interpolation=cv2.INTER_LINEAR)
+    light = light / np.linalg.norm(light)
+    faces = []
+    for d in dice:
+        # a soft shadow on the table, away from the light
+        base = d.corners()
+        base = base[base[:, 2] < 1e-6 + base[:, 2].min() + 1e-6]
+        shift = -light[:2] / max(light[2], 0.3) * d.side * 0.35
+        sh = camera.project(np.c_[base[:, :2] + shift, np.zeros(len(base))]) * ss
+        hull = cv2.convexHull(sh.astype(np.int32))
+        overlay = img.copy()
+        cv2.fillConvexPoly(overlay, hull, (0, 0, 0), lineType=cv2.LINE_AA)
+        img = cv2.addWeighted(overlay, 0.25, img, 0.75, 0)
+        for v in d.visible(camera):
+            c, u, vv = d.face_frame(v)
+            faces.append((camera.depth(c[None])[0], d, v, c, u, vv))
+    for _, d, v, c, u, vv in sorted(faces, key=lambda f: -f[0]):
+        hs = d.side / 2
+        k = 0.45 + 0.6 * max(0.0, float(d.normal(v) @ light))
+        quad = np.array([c + hs * (su * u + sv * vv) for su, sv in
+                         ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+        pts = (camera.project(quad) * ss).astype(np.int32)
+        cv2.fillConvexPoly(img, pts, _shade(d.face, k), lineType=cv2.LINE_AA)
+        ang = np.linspace(0, 2 * np.pi, 28, endpoint=False)
+        for pu, pv in LAYOUT[v]:
+            pc = c + hs * PIP_OFFSET * (pu * u + pv * vv)
+            ring = pc + hs * PIP_RADIUS * (np.cos(ang)[:, None] * u + np.sin(ang)[:, None] * vv)
+            cv2.fillPoly(img, [(camera.project(ring) * ss).astype(np.int32)], _shade(d.pip, k),
+                         lineType=cv2.LINE_AA)
+    return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+
+
+def table_image(rng: np.random.Generator, size=SIZE) -> np.ndarray:
+    """A table: one of :data:`TABLES`, lit unevenly, with a grain or a weave for some."""
+    h, w = size
+    base = np.array(TABLES[rng.integers(len(TABLES))], np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = rng.uniform(-0.25, 0.25, 2)
+    light = 1.0 + gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
+    img = base[None, None, :] * light[..., None]
+    if rng.random() < 0.5:  # grain or weave
+        noise = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0),
+                                 float(rng.uniform(1, 4)))
+        img += (noise / (noise.std() + 1e-6) * rng.uniform(3, 10))[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def through_camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A lens's blur, the sensor's noise and a JPEG."""
+    out = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.5, 1.2)))
+    out = np.clip(out + rng.normal(0, rng.uniform(1.5, 4), out.shape), 0, 255).astype(np.uint8)
+    q = int(rng.integers(70, 95))
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+    assert ok
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+@dataclass
+class Scene:
+    """A drawn scene and its truth: each die's top value, silhouette (image polygon) and the
+    values of its faces in view; no dice for the families with none."""
+
+    family: str
+    index: int
+    image: np.ndarray
+    tops: list[int] = field(default_factory=list)
+    silhouettes: list[np.ndarray] = field(default_factory=list)
+    in_view: list[list[int]] = field(default_factory=list)
+    about: dict = field(default_factory=dict)
+
+
+def slanted(rng: np.random.Generator, index: int) -> Scene:
+    """One to four dice lying flat, seen from 30-90 degrees above the table."""
+    elevation = float(rng.uniform(30, 90))
+    die_px = float(rng.uniform(28, 110))
+    side = 1.6
+    h, w = SIZE
+    focal = FOCAL_PER_DIAGONAL * float(np.hypot(w, h))
+    cam = Camera(elevation, float(rng.uniform(0, 360)), focal * side / die_px)
+    n = int(rng.integers(1, 5))
+    dice: list[DrawnDie] = []
+    colours = DIE_COLOURS[rng.integers(len(DIE_COLOURS))]
+    spread = cam.distance * 0.28
+    for _ in range(200):
+        if len(dice) == n:
+            break
+        x, y = rng.uniform(-spread, spread, 2)
+        if any(np.hypot(x - d.x, y - d.y) < side * 1.9 for d in dice):
+            continue
+        rot = rot_z(float(rng.uniform(0, 360))) @ ROTATIONS[rng.integers(len(ROTATIONS))]
+        d = DrawnDie(float(x), float(y), side, rot, *colours,
+                     quarter={v: int(rng.integers(2)) for v in NORMALS})
+        sil = cam.project(d.corners())
+        if sil[:, 0].min() < 8 or sil[:, 1].min() < 8 or sil[:, 0].max() > w - 8 \
+                or sil[:, 1].max() > h - 8:
+            continue
+        dice.append(d)
+    light = np.array([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.0)])
+    img = through_camera(draw_dice(dice, cam, table_image(rng), light), rng)
+    return Scene(
+        "slanted", index, img, [d.top for d in dice],
+        [cv2.convexHull(cam.project(d.corners()).astype(np.float32)).reshape(-1, 2)
+         for d in dice],
+        [d.visible(cam) for d in dice],
+        {"elevation": round(elevation, 1), "die_px": round(die_px, 1), "dice": len(dice)},
+    )
+
+
+def clutter(rng: np.random.Generator, index: int) -> Scene:
+    """No die: dots in pairs and clusters, a halftone grid, printed digits and colons, pen dots."""
+    img = table_image(rng)
+    h, w = SIZE
+    # ink that stands out from the table, mostly; now and then of its own shade
+    light_table = float(img.mean()) > 110
+    dark = light_table if rng.random() < 0.8 else not light_table
+    ink = (20, 20, 20) if dark else (235, 235, 235)
+    kinds = []
+    for _ in range(int(rng.integers(2, 6))):
+        kind = str(rng.choice(["pair", "cluster", "grid", "text", "pen"]))
+        kinds.append(kind)
+        cx, cy = rng.uniform(80, w - 80), rng.uniform(80, h - 80)
+        r = float(rng.uniform(2.5, 9))
+        if kind == "pair":
+            a, gap = rng.uniform(0, np.pi), rng.uniform(2.5, 6) * r
+            for s in (-0.5, 0.5):
+                cv2.circle(img, (int(cx + s * gap * np.cos(a)), int(cy + s * gap * np.sin(a))),
+                           int(round(r)), ink, -1, cv2.LINE_AA)
+        elif kind == "cluster":
+            for _ in range(int(rng.integers(3, 9))):
+                dx, dy = rng.normal(0, 3.5 * r, 2)
+                cv2.circle(img, (int(cx + dx), int(cy + dy)), int(round(r)), ink, -1,
+                           cv2.LINE_AA)
+        elif kind == "grid":
+            pitch = rng.uniform(2.6, 4) * r
+            a = rng.uniform(0, np.pi / 2)
+            for i in range(-3, 4):
+                for j in range(-3, 4):
+                    x = cx + pitch * (i * np.cos(a) - j * np.sin(a))
+                    y = cy + pitch * (i * np.sin(a) + j * np.cos(a))
+                    cv2.circle(img, (int(x), int(y)), int(round(r * 0.8)), ink, -1, cv2.LINE_AA)
+        elif kind == "text":
+            text = "".join(rng.choice(list("0123456789::.8o ")) for _ in range(int(
+                rng.integers(3, 9))))
+            scale = float(rng.uniform(0.8, 3.0))
+            cv2.putText(img, text, (int(cx - 60), int(cy)), cv2.FONT_HERSHEY_SIMPLEX, scale, ink,
+                        max(1, int(scale * 2)), cv2.LINE_AA)
+        else:  # pen dots: a few small dots in a loose row
+            a = rng.uniform(0, np.pi)
+            for k in range(int(rng.integers(2, 5))):
+                step = rng.uniform(3, 8) * r * k
+                cv2.circle(img, (int(cx + step * np.cos(a)), int(cy + step * np.sin(a))),
+                           max(2, int(r * 0.6)), ink, -1, cv2.LINE_AA)
+    return Scene("clutter", index, through_camera(img, rng), about={"kinds": kinds})
+
+
+DRAW = {"slanted": slanted, "clutter": clutter}
+#: The issue's oblique views go to 50 degrees from straight down (40 above the table); the
+#: slanted scenes beyond it are reported on a row of their own.
+ISSUE_ELEVATION = 40.0
+
+
+def row_of(sc: Scene) -> str:
+    """The report row of a scene: its family, the slanted ones split at the issue's 50 degrees."""
+    if sc.family != "slanted":
+        return sc.family
+    return "slanted 0-50 deg" if sc.about["elevation"] >= ISSUE_ELEVATION else "slanted 50-60 deg"
+
+
+def scene(family: str, seed: int, index: int) -> Scene:
+    """Scene ``index`` of ``family`` under ``seed``: the same whatever else is drawn."""
+    fam = FAMILIES.index(family)
+    return DRAW[family](np.random.default_rng([seed, fam, index]), index)
+
+
+@dataclass
+class Outcome:
+    """What the reader did with one scene's dice."""
+
+    right: int = 0
+    wrong: int = 0  # accepted on a die, not its top value
+    side: int = 0  # ... of which the value of one of that die's faces in view
+    phantom: int = 0  # accepted where there is no die, or a second value on one die
+    asked: int = 0  # dice reported but flagged (a value to confirm, or to throw again)
+    missed: int = 0  # dice with no accepted value and nothing reported on them
+    errors: list = field(default_factory=list)  # (die centre, value read, kind)
+
+
+def judge(sc: Scene, reading: Reading) -> Outcome:
+    """Each accepted value (reported with no flag) is right, wrong (a side face or another) or
+    a phantom (on no die, or a second value on one die); each die is read right, asked about
+    (something reported on it is flagged) or missed."""
+    out = Outcome()
+    taken = [False] * len(sc.tops)
+    asked = [False] * len(sc.tops)
+    for d in reading.dice:
+        on = next((k for k, sil in enumerate(sc.silhouettes) if cv2.pointPolygonTest(
+            sil.astype(np.float32).reshape(-1, 1, 2), (float(d.center[0]), float(d.center[1])),
+            False) >= 0), None)
+        accepted = d.value is not None and not d.flags
+        if not accepted:
+            if on is not None:
+                asked[on] = True
+            continue
+        if on is None or taken[on]:
+            out.phantom += 1
+            out.errors.append((d.center, d.value, "phantom"))
+            continue
+        taken[on] = True
+        if d.value == sc.tops[on]:
+            out.right += 1
+        else:
+            out.wrong += 1
+            side = d.value in sc.in_view[on]
+            out.side += side
+            out.errors.append((d.center, d.value, "side face" if side else "wrong"))
+    for k in range(len(sc.tops)):
+        if not taken[k]:
+            out.asked += asked[k]
+            out.missed += not asked[k]
+    return out
+
+
+def _crop(sc: Scene, centre, value, kind: str, size: int = 160) -> np.ndarray:
+    h, w = sc.image.shape[:2]
+    cx, cy = int(centre[0]), int(centre[1])
+    half = 90
+    x0, y0 = max(0, cx - half), max(0, cy - half)
+    crop = sc.image[y0:min(h, cy + half), x0:min(w, cx + half)]
+    crop = cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
+    label = f"{sc.family} {sc.index}: {kind} {value}"
+    cv2.rectangle(crop, (0, 0), (size, 16), (0, 0, 0), -1)
+    cv2.putText(crop, label, (3, 12), cv2.FONT_HERSHEY_SIMPLEX, 0.38, (0, 0, 255), 1,
+                cv2.LINE_AA)
+    return crop
+
+
+def montage(crops: list[np.ndarray], per_row: int = 6) -> np.ndarray | None:
+    if not crops:
+        return None
+    blank = np.zeros_like(crops[0])
+    rows = [crops[i:i + per_row] for i in range(0, len(crops), per_row)]
+    return np.vstack([np.hstack(r + [blank] * (per_row - len(r))) for r in rows])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=200, help="scenes of each family")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--families", default=",".join(FAMILIES))
+    ap.add_argument("--out", type=Path, default=REPO / "out" / "traps")
+    ap.add_argument("--save", action="store_true", help="also write every scene's image")
+    args = ap.parse_args(argv)
+    families = [f for f in args.families.split(",") if f]
+    unknown = [f for f in families if f not in FAMILIES]
+    if unknown or args.n < 1:
+        ap.error(f"families are {', '.join(FAMILIES)} (not {', '.join(unknown)}); --n >= 1"
+                 if unknown else "--n must be at least 1")
+    from vision.pipeline import read
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    report: dict = {"seed": args.seed, "n": args.n, "families": {}}
+    crops: list[np.ndarray] = []
+    t0 = time.perf_counter()
+    lines = [f"{'scenes of':<18}{'scenes':>7}{'dice':>6}{'right':>7}{'asked':>7}{'missed':>7}"
+             f"{'wrong':>7}{'side':>6}{'phantom':>8}{'errors/scene':>14}"]
+    for fam in families:
+        tots: dict[str, Counter] = {}
+        scenes_with_error = []
+        for i in tqdm(range(args.n), desc=fam, unit="scene", file=sys.stderr):
+            sc = scene(fam, args.seed, i)
+            if args.save:
+                cv2.imwrite(str(args.out / f"{fam}_{args.seed}_{i:04d}.jpg"), sc.image)
+            o = judge(sc, read(sc.image))
+            tots.setdefault(row_of(sc), Counter()).update(
+                scenes=1, dice=len(sc.tops), right=o.right, asked=o.asked, missed=o.missed,
+                wrong=o.wrong, side=o.side, phantom=o.phantom)
+            if o.errors:
+                scenes_with_error.append({"index": i, "about": sc.about, "tops": sc.tops,
+                                          "errors": [(round(float(c[0]), 1), round(float(c[1]), 1),
+                                                      v, k) for c, v, k in o.errors]})
+                crops += [_crop(sc, c, v, k) for c, v, k in o.errors][:2]
+        report["families"][fam] = {"rows": {k: dict(v) for k, v in sorted(tots.items())},
+                                   "scenes_with_error": scenes_with_error}
+        for name, tot in sorted(tots.items()):
+            errs = tot["wrong"] + tot["phantom"]
+            lines.append(
+                f"{name:<18}{tot['scenes']:>7}{tot['dice']:>6}{tot['right']:>7}{tot['asked']:>7}"
+                f"{tot['missed']:>7}{tot['wrong']:>7}{tot['side']:>6}{tot['phantom']:>8}"
+                f"{errs / max(1, tot['scenes']):>14.3f}")
+    report["seconds"] = round(time.perf_counter() - t0, 1)
+    (args.out / "traps.json").write_text(json.dumps(report, indent=1))
+    pic = montage(crops[:48])
+    print(f"drawn trap scenes, seed {args.seed} (never fitted or tuned on)")
+    print("\n".join(lines))
+    print("right / asked / missed: the dice's top faces read right and unflagged, flagged or "
+          "reported flagged, or not reported;\nwrong: a die's value accepted that is not its "
+          "top face (side: one of its faces in view); phantom: a value accepted on no die.")
+    if pic is not None:
+        cv2.imwrite(str(args.out / "errors.png"), pic)
+        print(f"wrote {args.out / 'traps.json'}, {args.out / 'errors.png'} (the confident errors)")
+    else:
+        print(f"wrote {args.out / 'traps.json'} (no confident error to draw)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
