@@ -246,8 +246,9 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   its pips, which then lie along the die's edge, not on its diagonal: part of a larger face
 #:   whose other pips are hidden, by a finger or a stale marker's outline
 #:   (:func:`vision.faces.row_along_edge`).
-#: - ``no_outline``: a two or three with neither a die's outline around it nor a border of
-#:   another colour than its face's: pips with no die, such as two pen marks on a table
+#: - ``no_outline``: a face of 2-5 pips (a two or three until the forty-third pass) with
+#:   neither a die's outline around it nor a border of another colour than its face's: pips with
+#:   no die, such as two pen marks on a table or printed colons "::"
 #:   (:func:`vision.faces.outline_sides`, ``faces.OUTLINE_MIN``).
 #:   And since the thirty-seventh pass, a die's outline along one side only (``OUTLINE_SIDE_MIN``):
 #:   a table's edge or a line beside the pips; since the thirty-eighth, along no two sides that

@@ -263,7 +263,10 @@ def read(
         )
         by_gate = p_gate > gate.accept
         trees = (p_val >= thr_accept) & (p_gate >= gate.trees_floor)
-        ok = (by_gate | trees) & ~refused & ~is_one
+        # Only a face read as 2-6 is accepted here: a group of pips that fits no layout (a
+        # halftone grid's 48 dots) is reported with no value, and must vouch for no one as its
+        # twin nor hold up the table's plane, whatever the gate makes of its measurements.
+        ok = (by_gate | trees) & ~refused & (np.asarray(values) >= 2)
         # A face the trees alone accept must be of the size of the dice the gate accepted (or,
         # with none, of the other accepted dice): vision.gate.size_disagreements.
         ok &= ~size_disagreements(log_size, values, ok, trees & ~by_gate)

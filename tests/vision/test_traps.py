@@ -1,5 +1,5 @@
 """The drawn trap scenes of ``tools/traps.py`` (``make traps``): that what they draw is what their
-truth says, and that the count of confident errors is right.
+truth says, that the count of confident errors is right, and two traps they found, mended.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 import traps  # noqa: E402
 
+from vision import read  # noqa: E402
 from vision.pips import find_pips  # noqa: E402
 from vision.reading import UNCERTAIN, Die, Reading  # noqa: E402
 
@@ -94,3 +95,30 @@ def test_the_tool_refuses_an_unknown_family(capsys):
         traps.main(["--families", "slanted,dominoes", "--n", "1"])
     assert e.value.code == 2
     assert "dominoes" in capsys.readouterr().err
+
+
+def _colons(scale: float) -> np.ndarray:
+    img = np.full((480, 640, 3), 128, np.uint8)
+    cv2.putText(img, "7 :: 7", (150, 260), cv2.FONT_HERSHEY_SIMPLEX, scale, (25, 25, 25),
+                max(1, int(scale * 2)), cv2.LINE_AA)
+    out = cv2.GaussianBlur(img, (0, 0), 0.8)
+    out = np.clip(out + np.random.default_rng(0).normal(0, 2.5, out.shape), 0, 255)
+    return cv2.imdecode(cv2.imencode(".jpg", out.astype(np.uint8))[1], cv2.IMREAD_COLOR)
+
+
+@pytest.mark.parametrize("scale", [1.5, 3.0])
+def test_two_printed_colons_are_not_a_four(scale):
+    # "::" printed on a box: four dots in a four's square with no die around them, accepted as a
+    # 4 until the guard no_outline looked at fours and fives too (the traps' clutter, seed 0)
+    reading = read(_colons(scale))
+    assert reading.values == []
+    assert any(d.value == 4 for d in reading.dice)  # still reported: it asks
+
+
+def test_a_halftone_grid_vouches_for_no_one():
+    # a grid of 50 dots is reported with no value; the gate passed it, and it was taken for a
+    # lone dot's twin, which was then accepted as a 1 (the traps' clutter scene 140 of seed 0)
+    sc = traps.scene("clutter", 0, 140)
+    reading = read(sc.image)
+    assert reading.values == []
+    assert any(d.value is None for d in reading.dice) and any(d.value == 1 for d in reading.dice)
