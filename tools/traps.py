@@ -51,7 +51,10 @@ from vision.reading import Reading  # noqa: E402
 FAMILIES = ("slanted", "clutter")
 SIZE = (720, 960)  # (height, width) of every scene
 
-#: Pip centres of each value on a face, in half-sides from its centre (u right, v down).
+#: Pip centres of each value on a face, in half-sides from its centre (u right, v down). Written
+#: out here, not taken from the reader's ``vision.faces`` grid, so that the truth of a drawn
+#: scene does not share a mistake with what it measures (``tests/vision/lookalikes.py`` does the
+#: same for the same reason).
 LAYOUT = {
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
