@@ -45,24 +45,17 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
+from tests.vision.lookalikes import LAYOUT  # noqa: E402
 from vision.geometry import FOCAL_PER_DIAGONAL  # noqa: E402
 from vision.reading import Reading  # noqa: E402
 
 FAMILIES = ("slanted", "clutter")
 SIZE = (720, 960)  # (height, width) of every scene
 
-#: Pip centres of each value on a face, in half-sides from its centre (u right, v down). Written
-#: out here, not taken from the reader's ``vision.faces`` grid, so that the truth of a drawn
-#: scene does not share a mistake with what it measures (``tests/vision/lookalikes.py`` does the
-#: same for the same reason).
-LAYOUT = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
+#: LAYOUT: pip centres of each value on a face, in half-sides from its centre (u right, v down),
+#: the look-alike tests' table (as ``tools/glare_sweep.py`` takes their camera): written out there,
+#: not taken from the reader's ``vision.faces`` grid, so that the truth of a drawn scene does not
+#: share a mistake with what it measures.
 PIP_OFFSET = 0.52  # a corner pip's centre, in half-sides from the face's centre
 PIP_RADIUS = 0.19  # a pip's radius in half-sides
 
@@ -207,7 +200,7 @@ def draw_dice(dice: list[DrawnDie], camera: Camera, table: np.ndarray, light: np
     for d in dice:
         # a soft shadow on the table, away from the light
         base = d.corners()
-        base = base[base[:, 2] < 1e-6 + base[:, 2].min() + 1e-6]
+        base = base[base[:, 2] < base[:, 2].min() + 1e-6]  # the four corners on the table
         shift = -light[:2] / max(light[2], 0.3) * d.side * 0.35
         sh = camera.project(np.c_[base[:, :2] + shift, np.zeros(len(base))]) * ss
         hull = cv2.convexHull(sh.astype(np.int32))
