@@ -1,8 +1,9 @@
-"""A two or three is accepted only with a die around it: its outline along the face's sides, two
-of them at least, or a border of another colour than the face's (``vision.faces.outline_sides``,
-the guard ``no_outline`` of ``vision.gate.GUARDS``). Two pen marks on a table fit a two's layout
-as well as a die's pips do (the thirty-fifth pass's review; the thirty-sixth and thirty-seventh
-passes, ``docs/vision-passes.md``)."""
+"""A face of two to five pips (two or three until the forty-third pass) is accepted only with a
+die around it: its outline along the face's sides, two of them at least, or a border of another
+colour than the face's (``vision.faces.outline_sides``, the guard ``no_outline`` of
+``vision.gate.GUARDS``). Two pen marks on a table fit a two's layout as well as a die's pips do
+(the thirty-fifth pass's review; the thirty-sixth and thirty-seventh passes,
+``docs/vision-passes.md``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ CENTRE, HALF, R = (150, 150), 40, 6
 S = 22  # a pip's offset from the face's centre: 0.55 half-sides
 TWO = [(-S, -S), (S, S)]
 THREE = [(-S, -S), (0, 0), (S, S)]
+FOUR = [(-S, -S), (S, -S), (-S, S), (S, S)]
+FIVE = [*FOUR, (0, 0)]
 #: the die's face around its pips, for outline_sides(): a pip's radius in half-sides, and the pips'
 #: contrast in grey levels
 PIP_TO_FACE, CONTRAST = R / HALF, float(FACE - PIP)
@@ -63,8 +66,8 @@ def _grain(turn: float) -> np.ndarray:
 
 @pytest.mark.parametrize("turn", [0.0, 30.0, 62.0])
 @pytest.mark.parametrize("table", [90, 225], ids=["grey table", "near-white table"])
-@pytest.mark.parametrize("pips", [TWO, THREE], ids=["two", "three"])
-def test_a_die_s_two_or_three_has_its_outline(pips, table, turn):
+@pytest.mark.parametrize("pips", [TWO, THREE, FOUR, FIVE], ids=["two", "three", "four", "five"])
+def test_a_die_s_face_of_two_to_five_has_its_outline(pips, table, turn):
     face, _ = read_drawn(_die(pips, table, turn), CENTRE, turned(pips, turn))
     assert face.value == len(pips)
     assert face.features["outline"] >= OUTLINE_MIN
@@ -76,7 +79,7 @@ def test_a_die_s_two_or_three_has_its_outline(pips, table, turn):
 @pytest.mark.parametrize(
     "table", ["plain", "grain along", "grain across", "grain slanted"]
 )
-@pytest.mark.parametrize("pips", [TWO, THREE], ids=["two", "three"])
+@pytest.mark.parametrize("pips", [TWO, THREE, FOUR, FIVE], ids=["two", "three", "four", "five"])
 def test_dots_with_no_die_around_them_are_refused(pips, table, turn):
     tables = {"plain": _plain(), "grain along": _grain(turn), "grain across": _grain(turn + 90),
               "grain slanted": _grain(turn + 45)}
