@@ -174,6 +174,13 @@ class DrawnDie:
         r = self.rotation
         return self.centre + r @ n * self.side / 2, r @ u, r @ v
 
+    def face_quad(self, value: int) -> np.ndarray:
+        """The four corners (world) of the face showing ``value``, in order around it."""
+        c, u, v = self.face_frame(value)
+        hs = self.side / 2
+        return np.array([c + hs * (su * u + sv * v) for su, sv in
+                         ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+
     def visible(self, camera: Camera) -> list[int]:
         """The values whose faces turn towards the camera (more than a sliver: 5 degrees)."""
         out = []
@@ -213,9 +220,7 @@ def draw_dice(dice: list[DrawnDie], camera: Camera, table: np.ndarray, light: np
     for _, d, v, c, u, vv in sorted(faces, key=lambda f: -f[0]):
         hs = d.side / 2
         k = 0.45 + 0.6 * max(0.0, float(d.normal(v) @ light))
-        quad = np.array([c + hs * (su * u + sv * vv) for su, sv in
-                         ((-1, -1), (1, -1), (1, 1), (-1, 1))])
-        pts = (camera.project(quad) * ss).astype(np.int32)
+        pts = (camera.project(d.face_quad(v)) * ss).astype(np.int32)
         cv2.fillConvexPoly(img, pts, _shade(d.face, k), lineType=cv2.LINE_AA)
         ang = np.linspace(0, 2 * np.pi, 28, endpoint=False)
         for pu, pv in LAYOUT[v]:
@@ -253,8 +258,9 @@ def through_camera(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 @dataclass
 class Scene:
-    """A drawn scene and its truth: each die's top value, silhouette (image polygon) and the
-    values of its faces in view; no dice for the families with none."""
+    """A drawn scene and its truth: each die's top value, silhouette (image polygon), the
+    values of its faces in view and its top face (image polygon; the silhouette when not given);
+    no dice for the families with none."""
 
     family: str
     index: int
@@ -263,6 +269,18 @@ class Scene:
     silhouettes: list[np.ndarray] = field(default_factory=list)
     in_view: list[list[int]] = field(default_factory=list)
     about: dict = field(default_factory=dict)
+    top_faces: list[np.ndarray] = field(default_factory=list)
+
+    def die_at(self, point) -> int | None:
+        """The die a reported centre is on: of the silhouettes holding it, the one whose top
+        face holds it or is nearest (two dice's silhouettes overlap at a slant, where the near
+        die hides part of the far one's sides); None on no die."""
+        pt = (float(point[0]), float(point[1]))
+        tops = self.top_faces or self.silhouettes
+        holding = [k for k, sil in enumerate(self.silhouettes) if cv2.pointPolygonTest(
+            sil.astype(np.float32).reshape(-1, 1, 2), pt, False) >= 0]
+        return max(holding, key=lambda k: cv2.pointPolygonTest(
+            tops[k].astype(np.float32).reshape(-1, 1, 2), pt, True), default=None)
 
 
 def slanted(rng: np.random.Generator, index: int) -> Scene:
@@ -299,6 +317,7 @@ def slanted(rng: np.random.Generator, index: int) -> Scene:
          for d in dice],
         [d.visible(cam) for d in dice],
         {"elevation": round(elevation, 1), "die_px": round(die_px, 1), "dice": len(dice)},
+        [cam.project(d.face_quad(d.top)).astype(np.float32) for d in dice],
     )
 
 
@@ -389,9 +408,7 @@ def judge(sc: Scene, reading: Reading) -> Outcome:
     taken = [False] * len(sc.tops)
     asked = [False] * len(sc.tops)
     for d in reading.dice:
-        on = next((k for k, sil in enumerate(sc.silhouettes) if cv2.pointPolygonTest(
-            sil.astype(np.float32).reshape(-1, 1, 2), (float(d.center[0]), float(d.center[1])),
-            False) >= 0), None)
+        on = sc.die_at(d.center)
         accepted = d.value is not None and not d.flags
         if not accepted:
             if on is not None:

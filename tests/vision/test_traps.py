@@ -90,6 +90,32 @@ def test_each_accepted_value_is_judged_right_wrong_or_a_phantom():
     assert (o.wrong, o.side, o.missed) == (1, 0, 1)
 
 
+def test_a_value_where_two_silhouettes_overlap_goes_to_the_die_whose_top_face_holds_it():
+    # at a slant the near die's silhouette covers part of the far one's: a centre on the near
+    # die's top face is that die's, wherever the far die's silhouette reaches
+    far = np.array([[100, 100], [220, 100], [220, 230], [100, 230]], np.float32)
+    near = far + (90, 60)
+    sc = traps.Scene("slanted", 0, np.zeros((720, 960, 3), np.uint8), [2, 6], [far, near],
+                     [[2, 1], [6, 4]],
+                     top_faces=[np.array([[100, 100], [200, 100], [200, 180], [100, 180]],
+                                         np.float32),
+                                np.array([[200, 170], [300, 170], [300, 250], [200, 250]],
+                                         np.float32)])
+    assert sc.die_at((210, 200)) == 1 and sc.die_at((150, 140)) == 0
+    assert sc.die_at((205, 175)) in (0, 1) and sc.die_at((500, 500)) is None
+    o = traps.judge(sc, Reading(960, 720, (_die(6, (210, 200)), _die(2, (150, 140)))))
+    assert (o.right, o.wrong, o.phantom) == (2, 0, 0)
+
+
+def test_a_slanted_scene_s_top_faces_lie_inside_their_silhouettes():
+    sc = traps.scene("slanted", 0, 7)
+    assert len(sc.top_faces) == len(sc.tops) >= 1
+    for k, (top, sil) in enumerate(zip(sc.top_faces, sc.silhouettes, strict=True)):
+        hull = sil.astype(np.float32).reshape(-1, 1, 2)
+        assert all(cv2.pointPolygonTest(hull, (float(x), float(y)), True) >= -1 for x, y in top)
+        assert sc.die_at(top.mean(axis=0)) == k
+
+
 def test_the_tool_refuses_an_unknown_family(capsys):
     with pytest.raises(SystemExit) as e:
         traps.main(["--families", "slanted,dominoes", "--n", "1"])
