@@ -197,8 +197,9 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
     return ok
 
 
-def _path_on_face(image, gray, pips: Pips, ii, jj) -> np.ndarray:
-    """For each pair, whether the segment between the pips stays on the face."""
+def _path_on_face(image, gray, pips: Pips, ii, jj, through_pips: bool = True) -> np.ndarray:
+    """For each pair, whether the segment between the pips stays on the face: on its colour or
+    the pips', or with ``through_pips`` False on the face's colour alone."""
     h, w = gray.shape
     t = np.linspace(0.0, 1.0, 15)[None, :]
     p0, p1 = pips.xy[ii], pips.xy[jj]
@@ -219,7 +220,8 @@ def _path_on_face(image, gray, pips: Pips, ii, jj) -> np.ndarray:
     s = (g - face_g[:, None]) * pol[:, None]  # > 0 towards the pip colour
     pip_like = s > 0.5 * c[:, None]
     cd = np.linalg.norm(col - face[:, None, :], axis=2)
-    off = (~pip_like) & ((s < -0.45 * c[:, None]) | (cd > 0.55 * c[:, None] + 25))
+    off = (s < -0.45 * c[:, None]) | (cd > 0.55 * c[:, None] + 25)
+    off = off & ~pip_like if through_pips else off | pip_like
     bad = (off & inside).sum(axis=1)
     return bad <= 1
 
@@ -510,6 +512,10 @@ def describe(
     other_centres = centres if rivals else np.array([g.center for g in faces], np.float64)
     layout_pips = np.array([len(g.pips) if g.value is not None else 0 for g in others])
     position = {id(g): k for k, g in enumerate(others)}  # a face among them, if it is
+    held = np.zeros(len(pips), bool)  # the pips of faces of two pips or more
+    for g in faces:
+        if len(g.pips) >= 2:
+            held[g.pips] = True
     blobs = _Blobs(every if every is not None else pips)
     rough = _Blobs(ragged) if ragged is not None else None
     for f in faces:
@@ -524,6 +530,9 @@ def describe(
             f, feats["pip_shape"], rivals, centres, unit, _med(pips.radius[f.pips])
         )
         feats["face_overlap"] = face_overlap(f, other_centres, layout_pips, position.get(id(f)))
+        if len(f.pips) == 1:
+            # a guard of read's, not a feature (vision.gate.GUARDS)
+            feats["one_split"] = one_split(image, gray, pips, int(f.pips[0]), held)
         out.append(replace(f, features=feats))
     # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
     # never evidence for the models, only for telling the dice of one set apart (vision.gate).
@@ -534,6 +543,40 @@ def describe(
         for f, (ll, aa, bb) in zip(out, lab, strict=True):
             f.features["face_l"], f.features["face_a"], f.features["face_b"] = ll, aa, bb
     return out
+
+
+#: A two's pips lie 2 x PIP_OFFSET x sqrt(2) = 1.56 half-sides apart: 7.8-10.4 pip radii for pips
+#: of 0.2-0.15 half-sides. The grouping links pips out to SPLIT_LINKS[0] radii and splits a group
+#: that fits no layout at SPLIT_LINKS[1], then SPLIT_LINKS[2] (8.5): a two whose group held more
+#: pips at the first level (its own side face's, of its colour, at a slant) and still did at the
+#: second falls apart at the third, into two ones. Of the drawn slanted scenes of
+#: ``tools/traps.py`` (seed 0), a wooden die's two, 37 degrees off straight down, was so read as
+#: two ones, and one of them accepted beside another die of its set. So a lone pip that
+#: :func:`link_pips` links to another pip within SPLIT_LINKS[1] radii, which no face of two pips
+#: or more holds, by a path on the face's colour alone (a two's diagonal crosses its plain
+#: middle; :func:`link_pips` lets a path cross pip colour, as a three's does, and so a dark table
+#: between two dice showing 1 side by side), may be half of a face that was split:
+#: ``one_split``, a guard of vision.gate.GUARDS. Its reach is the grouping's own, chosen before
+#: measuring.
+ONE_SPLIT_LINK = SPLIT_LINKS[1]
+
+
+def one_split(image: np.ndarray, gray: np.ndarray, pips: Pips, i: int, held: np.ndarray) -> float:
+    """How many of ``pips`` that no face of two pips or more holds (``held``: a mask over them)
+    :func:`link_pips` links to the lone pip ``i`` within :data:`ONE_SPLIT_LINK` of their mean
+    radius, by a path on the face's colour alone: the lone pip may be half of a two read as two
+    ones."""
+    d = np.hypot(*(pips.xy - pips.xy[i]).T)
+    rm = (pips.radius + pips.radius[i]) / 2
+    near = (d <= ONE_SPLIT_LINK * rm) & ~held & (pips.polarity == pips.polarity[i])
+    near[i] = False
+    others = np.flatnonzero(near)
+    if not len(others):
+        return 0.0
+    links = link_pips(image, gray, pips.take(np.concatenate([[i], others])))
+    others = others[links[0, 1:]]
+    plain = _path_on_face(image, gray, pips, np.full(len(others), i), others, through_pips=False)
+    return float(plain.sum())
 
 
 #: Two dice cannot lie in one place: another face whose centre lies within this many half-sides

@@ -253,7 +253,11 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   And since the thirty-seventh pass, a die's outline along one side only (``OUTLINE_SIDE_MIN``):
 #:   a table's edge or a line beside the pips; since the thirty-eighth, along no two sides that
 #:   meet at a corner (``OUTLINE_PAIR_MIN``): two parallel lines, a ruler, a plank between seams.
-GUARDS = ("row_along_edge", "no_outline")
+#: - ``one_split``: a lone pip linked to a pip of no face of two or more, within the grouping's
+#:   split reach: half of a two whose pips the grouping split apart
+#:   (:func:`vision.faces.one_split`; the forty-fourth pass, a slanted trap scene of
+#:   ``tools/traps.py``).
+GUARDS = ("row_along_edge", "no_outline", "one_split")
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
 

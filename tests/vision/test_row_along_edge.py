@@ -76,4 +76,4 @@ def test_ruled_out_takes_rows_of_the_rules_or_of_the_rules_and_guards():
     assert ruled_out(np.zeros((2, len(RULES)))).tolist() == [False, False]
     assert ruled_out([]).shape == (0,)
     with pytest.raises(ValueError, match="rules' and guards'"):
-        ruled_out(np.zeros((2, len(RULES) + 3)))
+        ruled_out(np.zeros((2, len(REFUSALS) + 1)))
