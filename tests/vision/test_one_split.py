@@ -13,7 +13,7 @@ import numpy as np
 
 from tests.vision.drawn import drawn_dice
 from vision import read
-from vision.faces import ONE_SPLIT_LINK, SPLIT_LINKS, one_split
+from vision.faces import ONE_SPLIT_LINK, SPLIT_LINKS, describe, one_split, read_face
 from vision.gate import GUARDS, RULES
 from vision.pips import find_pips
 
@@ -76,3 +76,21 @@ def test_a_slanted_two_split_into_two_ones_is_not_accepted():
     on_two = [d for d in read(sc.image).dice if sc.die_at(d.center) == two]
     assert [d.value for d in on_two] == [1, 1]  # still split, and ...
     assert all(d.flags for d in on_two)  # ... both ask
+
+
+def test_a_pip_link_pips_does_not_link_does_not_count():
+    # on one face, within the reach, but twice the lone pip's size: link_pips refuses the pair
+    img = drawn_dice((240, 240), [((120, 120), 40, [(-22, -22, 5), (22, 22, 10)])])
+    gray, pips = _pips(img)
+    assert one_split(img, gray, pips, _at(pips, (98, 98)), np.zeros(len(pips), bool)) == 0.0
+
+
+def test_describe_holds_the_pips_of_the_faces_of_two_pips_or_more():
+    # three pips on one die: a lone pip read beside a face holding the other two is not split
+    img = drawn_dice((240, 240), [((120, 120), 40, [(-22, -22, 6), (22, 22, 6), (22, -22, 6)])])
+    gray, pips = _pips(img)
+    a, b, c = _at(pips, (98, 98)), _at(pips, (142, 142)), _at(pips, (142, 98))
+    lone = read_face(img, gray, pips, np.array([a]))
+    pair = read_face(img, gray, pips, np.array([b, c]))
+    assert describe(img, gray, pips, [lone])[0].features["one_split"] >= 1.0
+    assert describe(img, gray, pips, [lone, pair])[0].features["one_split"] == 0.0
