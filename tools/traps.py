@@ -293,6 +293,7 @@ def slanted(rng: np.random.Generator, index: int) -> Scene:
     cam = Camera(elevation, float(rng.uniform(0, 360)), focal * side / die_px)
     n = int(rng.integers(1, 5))
     dice: list[DrawnDie] = []
+    outlines: list[np.ndarray] = []  # each die's eight corners in the image
     colours = DIE_COLOURS[rng.integers(len(DIE_COLOURS))]
     spread = cam.distance * 0.28
     for _ in range(200):
@@ -309,12 +310,12 @@ def slanted(rng: np.random.Generator, index: int) -> Scene:
                 or sil[:, 1].max() > h - 8:
             continue
         dice.append(d)
+        outlines.append(sil)
     light = np.array([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.0)])
     img = through_camera(draw_dice(dice, cam, table_image(rng), light), rng)
     return Scene(
         "slanted", index, img, [d.top for d in dice],
-        [cv2.convexHull(cam.project(d.corners()).astype(np.float32)).reshape(-1, 2)
-         for d in dice],
+        [cv2.convexHull(sil.astype(np.float32)).reshape(-1, 2) for sil in outlines],
         [d.visible(cam) for d in dice],
         {"elevation": round(elevation, 1), "die_px": round(die_px, 1), "dice": len(dice)},
         [cam.project(d.face_quad(d.top)).astype(np.float32) for d in dice],
