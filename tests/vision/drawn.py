@@ -71,6 +71,14 @@ def body_of_one(img: np.ndarray, at, radius: float, face: int = FACE) -> float:
     return one_body(img, at, float(radius), (float(face),) * 3, float(face - PIP))
 
 
+def pip_at(pips: Pips, xy) -> int:
+    """The index of the blob of ``pips`` nearest ``xy``, which must lie within 2 px of it (a pip
+    found where it was drawn)."""
+    k = int(np.argmin(np.hypot(*(pips.xy - np.asarray(xy, np.float32)).T)))
+    assert np.hypot(*(pips.xy[k] - np.asarray(xy, np.float32))) < 2  # found where drawn
+    return k
+
+
 def read_drawn(
     img: np.ndarray, centre, offsets: Sequence[tuple[int, int]] | None = None
 ) -> tuple[FaceCandidate, Pips]:
@@ -83,8 +91,7 @@ def read_drawn(
         idx = np.arange(len(pips))
     else:
         want = np.array(offsets, np.float64) + centre
-        idx = np.array([int(np.argmin(np.hypot(*(pips.xy - w).T))) for w in want])
-        assert np.hypot(*(pips.xy[idx] - want).T).max() < 2  # each pip is found where drawn
+        idx = np.array([pip_at(pips, w) for w in want])  # each pip found where drawn
     face = read_face(img, gray, pips, idx)
     return describe(img, gray, pips, [face], every=pips)[0], pips
 

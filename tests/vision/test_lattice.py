@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.drawn import blobs, drawn_dice
+from tests.vision.drawn import blobs, drawn_dice, pip_at
 from vision import pipeline
 from vision.faces import lattice
 from vision.pips import find_pips
@@ -75,9 +75,7 @@ def _throw(dice: list[tuple[int, tuple[int, int]]]) -> np.ndarray:
 
 def _is_lattice_dot(img: np.ndarray, at: tuple[int, int]) -> bool:
     pips = find_pips(img, max_pips=None)
-    k = int(np.argmin(np.hypot(*(pips.xy - np.asarray(at, np.float32)).T)))
-    assert np.hypot(*(pips.xy[k] - at)) < 2
-    one = pips.take(np.array([k]))
+    one = pips.take(np.array([pip_at(pips, at)]))
     return bool(lattice(pips, one.xy, one.radius, one.polarity)[0])
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tests.vision.drawn import drawn_dice
+from tests.vision.drawn import drawn_dice, pip_at
 from vision import read
 from vision.faces import ONE_SPLIT_LINK, SPLIT_LINKS, describe, one_split, read_face
 from vision.gate import GUARDS, RULES
@@ -27,12 +27,6 @@ def _pips(img):
     return gray, find_pips(img, gray=gray, max_pips=None)
 
 
-def _at(pips, xy) -> int:
-    k = int(np.argmin(np.hypot(*(pips.xy - np.asarray(xy, np.float32)).T)))
-    assert np.hypot(*(pips.xy[k] - xy)) < 2  # found where drawn
-    return k
-
-
 def test_the_reach_is_the_grouping_s_own_and_the_guard_is_not_seen_by_training():
     assert ONE_SPLIT_LINK == SPLIT_LINKS[1] > SPLIT_LINKS[2]
     assert "one_split" in GUARDS and "one_split" not in RULES
@@ -42,7 +36,7 @@ def test_the_pips_of_a_two_with_small_pips_are_each_linked_to_the_other():
     # pips of 0.15 half-sides, 10.4 radii apart: beyond the split's 8.5, within its 12
     img = drawn_dice((240, 240), [((120, 120), 40, [(-22, -22, 6), (22, 22, 6)])])
     gray, pips = _pips(img)
-    a, b = _at(pips, (98, 98)), _at(pips, (142, 142))
+    a, b = pip_at(pips, (98, 98)), pip_at(pips, (142, 142))
     free = np.zeros(len(pips), bool)
     assert one_split(img, gray, pips, a, free) == 1.0
     assert one_split(img, gray, pips, b, free) == 1.0
@@ -56,8 +50,8 @@ def test_two_dice_showing_1_side_by_side_do_not_link():
     # as near as the two's pips, but the table lies between them: the path leaves the face
     img = drawn_dice((240, 300), [((100, 120), 26, [(0, 0, 9)]), ((172, 120), 26, [(0, 0, 9)])])
     gray, pips = _pips(img)
-    a = _at(pips, (100, 120))
-    assert np.hypot(*(pips.xy[_at(pips, (172, 120))] - pips.xy[a])) < ONE_SPLIT_LINK * 9
+    a = pip_at(pips, (100, 120))
+    assert np.hypot(*(pips.xy[pip_at(pips, (172, 120))] - pips.xy[a])) < ONE_SPLIT_LINK * 9
     assert one_split(img, gray, pips, a, np.zeros(len(pips), bool)) == 0.0
 
 
@@ -65,7 +59,7 @@ def test_a_pip_beyond_the_reach_does_not_count():
     # a two with pips of 0.1 half-sides: 15.6 radii apart, beyond the reach
     img = drawn_dice((240, 240), [((120, 120), 40, [(-22, -22, 4), (22, 22, 4)])])
     gray, pips = _pips(img)
-    assert one_split(img, gray, pips, _at(pips, (98, 98)), np.zeros(len(pips), bool)) == 0.0
+    assert one_split(img, gray, pips, pip_at(pips, (98, 98)), np.zeros(len(pips), bool)) == 0.0
 
 
 def test_a_slanted_two_split_into_two_ones_is_not_accepted():
@@ -82,14 +76,14 @@ def test_a_pip_link_pips_does_not_link_does_not_count():
     # on one face, within the reach, but twice the lone pip's size: link_pips refuses the pair
     img = drawn_dice((240, 240), [((120, 120), 40, [(-22, -22, 5), (22, 22, 10)])])
     gray, pips = _pips(img)
-    assert one_split(img, gray, pips, _at(pips, (98, 98)), np.zeros(len(pips), bool)) == 0.0
+    assert one_split(img, gray, pips, pip_at(pips, (98, 98)), np.zeros(len(pips), bool)) == 0.0
 
 
 def test_describe_holds_the_pips_of_the_faces_of_two_pips_or_more():
     # three pips on one die: a lone pip read beside a face holding the other two is not split
     img = drawn_dice((240, 240), [((120, 120), 40, [(-22, -22, 6), (22, 22, 6), (22, -22, 6)])])
     gray, pips = _pips(img)
-    a, b, c = _at(pips, (98, 98)), _at(pips, (142, 142)), _at(pips, (142, 98))
+    a, b, c = pip_at(pips, (98, 98)), pip_at(pips, (142, 142)), pip_at(pips, (142, 98))
     lone = read_face(img, gray, pips, np.array([a]))
     pair = read_face(img, gray, pips, np.array([b, c]))
     assert describe(img, gray, pips, [lone])[0].features["one_split"] >= 1.0
