@@ -3,7 +3,7 @@
 
 Every scene is drawn from a seed, so the same command gives the same scenes, and none of them is
 ever fitted or tuned on: they measure the first rule of the reader, never confidently wrong,
-where the photo folders hold few traps. Two families:
+where the photo folders hold few traps. Three families:
 
 - **slanted**: one to four dice drawn as solid cubes in perspective, with a pip layout on every
   face (opposite faces add up to 7), lying flat on a table and seen from straight above down to
@@ -12,6 +12,10 @@ where the photo folders hold few traps. Two families:
   it is the value of one of the die's faces in view.
 - **clutter**: no die at all. Pairs and clusters of dots, halftone grids, rows of printed digits
   and colons, pen dots, on plain or textured tables. Every accepted value is a *phantom*.
+- **touching**: two to six dice in a cluster, each touching another or a hair's breadth from it,
+  with rounded edges, seen from straight above down to the issue's 50 degrees: the issue's
+  "touching dice and clusters", which the slanted scenes (their dice 1.9 sides apart or more)
+  leave out. Judged as the slanted ones are.
 
 Not a family: four to six dots laid out as a face's pips straight on a table, with no die drawn.
 They are not clearly no die: a white die seen from above on a white desk, or a black one on black
@@ -49,7 +53,7 @@ from tests.vision.lookalikes import LAYOUT  # noqa: E402
 from vision.geometry import FOCAL_PER_DIAGONAL  # noqa: E402
 from vision.reading import Reading  # noqa: E402
 
-FAMILIES = ("slanted", "clutter")
+FAMILIES = ("slanted", "clutter", "touching")
 SIZE = (720, 960)  # (height, width) of every scene
 
 #: LAYOUT: pip centres of each value on a face, in half-sides from its centre (u right, v down),
@@ -147,6 +151,9 @@ class DrawnDie:
     face: tuple[int, int, int]
     pip: tuple[int, int, int]
     quarter: dict[int, int] = field(default_factory=dict)
+    #: a rounded edge's width in half-sides, drawn as a darker band around each face (0: a
+    #: sharp cube, every face of one shade to its edge)
+    bevel: float = 0.0
 
     def normal(self, value: int) -> np.ndarray:
         return self.rotation @ np.array(NORMALS[value], np.float64)
@@ -174,10 +181,11 @@ class DrawnDie:
         r = self.rotation
         return self.centre + r @ n * self.side / 2, r @ u, r @ v
 
-    def face_quad(self, value: int) -> np.ndarray:
-        """The four corners (world) of the face showing ``value``, in order around it."""
+    def face_quad(self, value: int, inset: float = 0.0) -> np.ndarray:
+        """The four corners (world) of the face showing ``value``, in order around it; ``inset``
+        half-sides in from its edges."""
         c, u, v = self.face_frame(value)
-        hs = self.side / 2
+        hs = self.side / 2 * (1 - inset)
         return np.array([c + hs * (su * u + sv * v) for su, sv in
                          ((-1, -1), (1, -1), (1, 1), (-1, 1))])
 
@@ -190,6 +198,11 @@ class DrawnDie:
             if self.normal(v) @ to_cam / np.linalg.norm(to_cam) > np.sin(np.deg2rad(5)):
                 out.append(v)
         return out
+
+
+#: A rounded edge's shade, as a share of its face's: it turns away from the light and, where two
+#: dice touch, lies in the groove between them.
+BEVEL_SHADE = 0.7
 
 
 def _shade(colour, k: float) -> tuple[int, int, int]:
@@ -221,6 +234,9 @@ def draw_dice(dice: list[DrawnDie], camera: Camera, table: np.ndarray, light: np
         hs = d.side / 2
         k = 0.45 + 0.6 * max(0.0, float(d.normal(v) @ light))
         pts = (camera.project(d.face_quad(v)) * ss).astype(np.int32)
+        if d.bevel > 0:  # the rounded edge, in the shade of a groove, then the flat face
+            cv2.fillConvexPoly(img, pts, _shade(d.face, k * BEVEL_SHADE), lineType=cv2.LINE_AA)
+            pts = (camera.project(d.face_quad(v, d.bevel)) * ss).astype(np.int32)
         cv2.fillConvexPoly(img, pts, _shade(d.face, k), lineType=cv2.LINE_AA)
         ang = np.linspace(0, 2 * np.pi, 28, endpoint=False)
         for pu, pv in LAYOUT[v]:
@@ -270,6 +286,7 @@ class Scene:
     in_view: list[list[int]] = field(default_factory=list)
     about: dict = field(default_factory=dict)
     top_faces: list[np.ndarray] = field(default_factory=list)
+    feet: list[np.ndarray] = field(default_factory=list)  # each die's base on the table (cm)
 
     def die_at(self, point) -> int | None:
         """The die a reported centre is on: of the silhouettes holding it, the one whose top
@@ -322,6 +339,91 @@ def slanted(rng: np.random.Generator, index: int) -> Scene:
     )
 
 
+def _footprint(d: DrawnDie) -> np.ndarray:
+    """The four corners (x, y) of a flat die's base on the table, in order around it."""
+    base = d.corners()
+    base = base[base[:, 2] < base[:, 2].min() + 1e-6][:, :2]
+    c = base.mean(axis=0)
+    return base[np.argsort(np.arctan2(base[:, 1] - c[1], base[:, 0] - c[0]))]
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two convex polygons (n, 2) overlap (no separating axis among their sides)."""
+    for poly in (a, b):
+        for k in range(len(poly)):
+            edge = poly[(k + 1) % len(poly)] - poly[k]
+            axis = np.array([-edge[1], edge[0]])
+            pa, pb = a @ axis, b @ axis
+            if pa.max() <= pb.min() or pb.max() <= pa.min():
+                return False
+    return True
+
+
+#: The touching dice's rounded edges, in half-sides: real dice's edges are rounded (or, on sharp
+#: casino dice, meet at a hairline), so two dice side by side show a groove between them; sharp
+#: cubes of one colour drawn face to face would merge into one surface no eye could split.
+BEVEL = (0.04, 0.12)
+
+
+def touching(rng: np.random.Generator, index: int) -> Scene:
+    """Two to six dice lying flat in a cluster, each touching another or a hair's breadth from
+    it (up to 4% of a side), turned alike or not, with rounded edges (:data:`BEVEL`), seen from
+    40-90 degrees above the table."""
+    elevation = float(rng.uniform(ISSUE_ELEVATION, 90))
+    die_px = float(rng.uniform(28, 110))
+    side = 1.6
+    h, w = SIZE
+    focal = FOCAL_PER_DIAGONAL * float(np.hypot(w, h))
+    cam = Camera(elevation, float(rng.uniform(0, 360)), focal * side / die_px)
+    n = int(rng.integers(2, 7))
+    colours = DIE_COLOURS[rng.integers(len(DIE_COLOURS))]
+    turn = float(rng.uniform(0, 360))
+    bevel = float(rng.uniform(*BEVEL))
+    dice: list[DrawnDie] = []
+    feet: list[np.ndarray] = []
+    for _ in range(200):
+        if len(dice) == n:
+            break
+        # half the dice turned as the first (in a row or a block), the others any way
+        t = turn + (float(rng.normal(0, 3)) if rng.random() < 0.5 else float(rng.uniform(0, 90)))
+        rot = rot_z(t) @ ROTATIONS[rng.integers(len(ROTATIONS))]
+        d = DrawnDie(0.0, 0.0, side, rot, *colours,
+                     quarter={v: int(rng.integers(2)) for v in NORMALS}, bevel=bevel)
+        if dice:  # slid in from a direction until it touches one of the dice laid
+            a = float(rng.uniform(0, 2 * np.pi))
+            k = int(rng.integers(len(dice)))
+            step = np.array([np.cos(a), np.sin(a)])
+            lo, hi = 0.0, 3 * side
+            for _ in range(30):
+                mid = (lo + hi) / 2
+                d.x, d.y = dice[k].x + step[0] * mid, dice[k].y + step[1] * mid
+                if any(_overlap(_footprint(d), f) for f in feet):
+                    lo = mid
+                else:
+                    hi = mid
+            gap = side * float(rng.choice([0.0, rng.uniform(0, 0.04)]))
+            d.x, d.y = dice[k].x + step[0] * (hi + gap), dice[k].y + step[1] * (hi + gap)
+            if any(_overlap(_footprint(d), f) for f in feet):
+                continue
+        sil = cam.project(d.corners())
+        if sil[:, 0].min() < 8 or sil[:, 1].min() < 8 or sil[:, 0].max() > w - 8 \
+                or sil[:, 1].max() > h - 8:
+            continue
+        dice.append(d)
+        feet.append(_footprint(d))
+    light = np.array([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.0)])
+    img = through_camera(draw_dice(dice, cam, table_image(rng), light), rng)
+    return Scene(
+        "touching", index, img, [d.top for d in dice],
+        [cv2.convexHull(cam.project(d.corners()).astype(np.float32)).reshape(-1, 2)
+         for d in dice],
+        [d.visible(cam) for d in dice],
+        {"elevation": round(elevation, 1), "die_px": round(die_px, 1), "dice": len(dice)},
+        [cam.project(d.face_quad(d.top)).astype(np.float32) for d in dice],
+        feet,
+    )
+
+
 def clutter(rng: np.random.Generator, index: int) -> Scene:
     """No die: dots in pairs and clusters, a halftone grid, printed digits and colons, pen dots."""
     img = table_image(rng)
@@ -369,7 +471,7 @@ def clutter(rng: np.random.Generator, index: int) -> Scene:
     return Scene("clutter", index, through_camera(img, rng), about={"kinds": kinds})
 
 
-DRAW = {"slanted": slanted, "clutter": clutter}
+DRAW = {"slanted": slanted, "clutter": clutter, "touching": touching}
 #: The issue's oblique views go to 50 degrees from straight down (40 above the table); the
 #: slanted scenes beyond it are reported on a row of their own.
 ISSUE_ELEVATION = 40.0

@@ -148,3 +148,59 @@ def test_a_halftone_grid_vouches_for_no_one():
     reading = read(sc.image)
     assert reading.values == []
     assert any(d.value is None for d in reading.dice) and any(d.value == 1 for d in reading.dice)
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_touching_dice_never_overlap_and_each_touches_another(index):
+    sc = traps.scene("touching", 0, index)
+    assert 2 <= len(sc.tops) == len(sc.feet) <= 6
+    for k, f in enumerate(sc.feet):
+        others = [g for j, g in enumerate(sc.feet) if j != k]
+        assert not any(traps._overlap(f, g) for g in others)
+        gap = min(_polygon_gap(f, g) for g in others)
+        assert gap <= 0.04 * 1.6 + 1e-3  # touching, or a hair's breadth apart (of a side)
+
+
+def _polygon_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """The least distance between two convex polygons that do not overlap (corner to side)."""
+    def to_sides(p, poly):
+        out = []
+        for k in range(len(poly)):
+            s, e = poly[k], poly[(k + 1) % len(poly)]
+            t = np.clip((p - s) @ (e - s) / ((e - s) @ (e - s)), 0, 1)
+            out.append(np.hypot(*(p - s - t * (e - s))))
+        return min(out)
+    return min(min(to_sides(p, b) for p in a), min(to_sides(p, a) for p in b))
+
+
+def test_the_gap_between_two_squares_is_measured():
+    sq = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], float)
+    assert _polygon_gap(sq, sq + (1.25, 0.5)) == pytest.approx(0.25)
+
+
+def test_overlap_tells_touching_squares_from_overlapping_ones():
+    sq = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], float)
+    assert traps._overlap(sq, sq + (0.5, 0.5))
+    assert not traps._overlap(sq, sq + (1.0, 0.0))  # side to side
+    assert not traps._overlap(sq, sq + (1.01, 0.3))
+    diamond = np.array([(0.5, -0.2), (1.2, 0.5), (0.5, 1.2), (-0.2, 0.5)]) + (1.05, 0)
+    assert traps._overlap(sq, diamond - (0.2, 0))  # a corner into the square's side
+
+
+def test_a_rounded_edge_draws_a_groove_between_two_dice_side_by_side():
+    cam = traps.Camera(90.0, 0.0, traps.FOCAL_PER_DIAGONAL * np.hypot(960, 720) * 1.6 / 80)
+    table = np.full((720, 960, 3), (40, 110, 30), np.uint8)
+    light = np.array([0.0, 0.0, 1.0])
+
+    def pair(bevel):
+        # side by side along the table's y, which runs across the picture from straight above;
+        # the top shows 1, so the seam's row is plain face
+        dice = [traps.DrawnDie(0.0, y, 1.6, np.eye(3), (240,) * 3, (25,) * 3, bevel=bevel)
+                for y in (-0.8, 0.8)]
+        return traps.draw_dice(dice, cam, table, light)
+
+    sharp, rounded = pair(0.0), pair(0.1)
+    row = 360 - 20  # above the ones' pips, across the seam at x = 480
+    seam = rounded[row, 470:491, 1].astype(int)
+    assert sharp[row, 470:491, 1].min() >= 230  # one surface: no eye could split them
+    assert seam.min() <= 0.75 * 240 and seam[0] >= 230 and seam[-1] >= 230
