@@ -530,6 +530,10 @@ def describe(
             f, feats["pip_shape"], rivals, centres, unit, _med(pips.radius[f.pips])
         )
         feats["face_overlap"] = face_overlap(f, other_centres, layout_pips, position.get(id(f)))
+        # a guard of read's, not a feature (vision.gate.GUARDS)
+        feats["top_beyond"] = top_beyond(
+            f, feats["pip_shape"], pips, unit, _med(pips.radius[f.pips])
+        )
         if len(f.pips) == 1:
             # a guard of read's, not a feature (vision.gate.GUARDS)
             feats["one_split"] = one_split(image, gray, pips, int(f.pips[0]), held)
@@ -664,18 +668,9 @@ def face_beyond(
     roundness to be trusted (:data:`PIP_SHAPE_PX`) may be a side face's, squeezed up the photo."""
     if len(rivals) == 0:
         return 0.0
-    squeeze, short = _squeeze(shape)
-    if squeeze <= 0:
+    axis = _side_axis(face, shape, pip_radius)
+    if axis is None:
         return 0.0
-    axis = short if short[1] <= 0 else -short  # the squeeze axis, pointing up
-    if squeeze > SIDE_VIEW_MAX_ASPECT:
-        unsure = PIP_SHAPE_PX / (pip_radius * np.sqrt(len(face.pips))) if pip_radius else 0.0
-        if squeeze - unsure > SIDE_VIEW_MAX_ASPECT:
-            return 0.0  # round beyond doubt: seen from above
-        # round, but too small to tell: a side face would be squeezed up the photo
-        axis = np.array([0.0, -1.0])
-    if abs(axis[1]) < 0.5:
-        return 0.0  # squeezed across the photo: its far side is not known (or pip noise)
     if centres is None:
         centres = np.array([r.center for r in rivals], np.float64)
     d = (centres - face.center) / (half_side or face.half_side)
@@ -688,6 +683,75 @@ def face_beyond(
         if rivals[k].value is not None and not own.intersection(rivals[k].pips.tolist()):
             return 1.0
     return 0.0
+
+
+def _side_axis(
+    face: FaceCandidate, shape: tuple[float, float, float], pip_radius: float | None
+) -> np.ndarray | None:
+    """The direction (a unit image vector, pointing up the photo) in which ``face``'s top face
+    would lie if it were a die's side face (:func:`face_beyond`): its pips' squeeze axis; None
+    when they are round beyond doubt (seen from above) or squeezed across the photo. With no
+    ``pip_radius``, pips that look round are taken as seen from above, however small."""
+    squeeze, short = _squeeze(shape)
+    if squeeze <= 0:
+        return None
+    axis = short if short[1] <= 0 else -short  # the squeeze axis, pointing up
+    if squeeze > SIDE_VIEW_MAX_ASPECT:
+        unsure = PIP_SHAPE_PX / (pip_radius * np.sqrt(len(face.pips))) if pip_radius else 0.0
+        if squeeze - unsure > SIDE_VIEW_MAX_ASPECT:
+            return None  # round beyond doubt: seen from above
+        # round, but too small to tell: a side face would be squeezed up the photo
+        axis = np.array([0.0, -1.0])
+    if abs(axis[1]) < 0.5:
+        return None  # squeezed across the photo: its far side is not known (or pip noise)
+    return axis
+
+
+#: A side face's top face shows its pips within PIP_OFFSET * sqrt(2) half-sides of its centre
+#: (its corner pips), so they lie that much nearer or farther than SIDE_FACE_REACH, and across.
+TOP_PIP_SPREAD = PIP_OFFSET * float(np.sqrt(2.0))
+#: ... and, seen at a slant, a side face's pips are up to about 1.6 times smaller than its top
+#: face's (MAX_RADIUS_RATIO), or larger when the camera looks more at the side than the top:
+#: pips within this factor of the face's are like pips.
+TOP_PIP_RATIO = 2.0
+#: ... and two of them at least: a top face of one pip is a face of its own (a one), which
+#: :func:`face_beyond` sees; a single like pip there is as often a speck or a knot in the wood.
+TOP_PIPS_MIN = 2
+
+
+def top_beyond(
+    face: FaceCandidate,
+    shape: tuple[float, float, float],
+    pips: Pips,
+    half_side: float | None = None,
+    pip_radius: float | None = None,
+) -> float:
+    """How many pips not of ``face``, of its polarity and about its pips' size
+    (:data:`TOP_PIP_RATIO`), lie where the top face's pips would if ``face`` were a die's side
+    face (:func:`face_beyond`'s region, widened by :data:`TOP_PIP_SPREAD`). :func:`face_beyond`
+    looks for a face read there; when the top face's pips were grouped with another die's, or
+    never grouped, none is, and the side face was accepted (a touching trap scene: a two's pips
+    grouped with its neighbour's two as a four, its side face's 3 accepted). Only a face whose
+    pips are squeezed (:data:`SIDE_VIEW_MAX_ASPECT`) is looked at: pips too small for their
+    roundness to be sure, which :func:`face_beyond` also takes as maybe squeezed up the photo,
+    would make a face in a crowded throw ask for its neighbours' pips. Fewer than
+    :data:`TOP_PIPS_MIN` count as none. A guard (vision.gate.GUARDS): such a face asks."""
+    axis = _side_axis(face, shape, None)
+    if axis is None or not len(face.pips):
+        return 0.0
+    r0 = pip_radius if pip_radius else _med(pips.radius[face.pips])
+    d = (pips.xy - np.asarray(face.center, np.float32)) / (half_side or face.half_side)
+    along = d @ axis
+    across = np.abs(d[:, 0] * axis[1] - d[:, 1] * axis[0])
+    ratio = pips.radius / max(r0, 1e-6)
+    lo, hi = SIDE_FACE_REACH[0] - TOP_PIP_SPREAD, SIDE_FACE_REACH[1] + TOP_PIP_SPREAD
+    hit = (along >= lo) & (along <= hi)
+    hit &= across <= SIDE_FACE_ACROSS * along + TOP_PIP_SPREAD
+    hit &= pips.polarity == pips.polarity[face.pips[0]]
+    hit &= (ratio <= TOP_PIP_RATIO) & (ratio >= 1 / TOP_PIP_RATIO)
+    hit[face.pips] = False
+    n = int(hit.sum())
+    return float(n) if n >= TOP_PIPS_MIN else 0.0
 
 
 def _med(a: np.ndarray) -> float:

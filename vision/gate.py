@@ -257,7 +257,12 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   split reach: half of a two whose pips the grouping split apart
 #:   (:func:`vision.faces.one_split`; the forty-fourth pass, a slanted trap scene of
 #:   ``tools/traps.py``).
-GUARDS = ("row_along_edge", "no_outline", "one_split")
+#: - ``top_beyond``: a face whose pips are squeezed up the photo, with like pips where its die's
+#:   top face would lie were it a side face (:func:`vision.faces.top_beyond`; the forty-fifth
+#:   pass): ``face_beyond`` looks for a face read there, and finds none when the top face's pips
+#:   were never grouped, or grouped with a neighbour's (a slanted trap scene of seed 2, and a
+#:   touching one).
+GUARDS = ("row_along_edge", "no_outline", "one_split", "top_beyond")
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
 
