@@ -300,14 +300,22 @@ class Scene:
             tops[k].astype(np.float32).reshape(-1, 1, 2), pt, True), default=None)
 
 
-def slanted(rng: np.random.Generator, index: int) -> Scene:
-    """One to four dice lying flat, seen from 30-90 degrees above the table."""
-    elevation = float(rng.uniform(30, 90))
+def _camera(rng: np.random.Generator, lowest: float) -> tuple[Camera, float, float, float]:
+    """A scene's camera, from ``lowest`` to 90 degrees above the table, at a distance that shows
+    a die 28-110 px across; with its elevation, that size and the die's side (cm)."""
+    elevation = float(rng.uniform(lowest, 90))
     die_px = float(rng.uniform(28, 110))
     side = 1.6
     h, w = SIZE
     focal = FOCAL_PER_DIAGONAL * float(np.hypot(w, h))
-    cam = Camera(elevation, float(rng.uniform(0, 360)), focal * side / die_px)
+    return Camera(elevation, float(rng.uniform(0, 360)), focal * side / die_px), elevation, \
+        die_px, side
+
+
+def slanted(rng: np.random.Generator, index: int) -> Scene:
+    """One to four dice lying flat, seen from 30-90 degrees above the table."""
+    cam, elevation, die_px, side = _camera(rng, 30.0)
+    h, w = SIZE
     n = int(rng.integers(1, 5))
     dice: list[DrawnDie] = []
     outlines: list[np.ndarray] = []  # each die's eight corners in the image
@@ -369,12 +377,8 @@ def touching(rng: np.random.Generator, index: int) -> Scene:
     """Two to six dice lying flat in a cluster, each touching another or a hair's breadth from
     it (up to 4% of a side), turned alike or not, with rounded edges (:data:`BEVEL`), seen from
     40-90 degrees above the table."""
-    elevation = float(rng.uniform(ISSUE_ELEVATION, 90))
-    die_px = float(rng.uniform(28, 110))
-    side = 1.6
+    cam, elevation, die_px, side = _camera(rng, ISSUE_ELEVATION)
     h, w = SIZE
-    focal = FOCAL_PER_DIAGONAL * float(np.hypot(w, h))
-    cam = Camera(elevation, float(rng.uniform(0, 360)), focal * side / die_px)
     n = int(rng.integers(2, 7))
     colours = DIE_COLOURS[rng.integers(len(DIE_COLOURS))]
     turn = float(rng.uniform(0, 360))
