@@ -315,7 +315,6 @@ def _camera(rng: np.random.Generator, lowest: float) -> tuple[Camera, float, flo
 def slanted(rng: np.random.Generator, index: int) -> Scene:
     """One to four dice lying flat, seen from 30-90 degrees above the table."""
     cam, elevation, die_px, side = _camera(rng, 30.0)
-    h, w = SIZE
     n = int(rng.integers(1, 5))
     dice: list[DrawnDie] = []
     outlines: list[np.ndarray] = []  # each die's eight corners in the image
@@ -331,19 +330,35 @@ def slanted(rng: np.random.Generator, index: int) -> Scene:
         d = DrawnDie(float(x), float(y), side, rot, *colours,
                      quarter={v: int(rng.integers(2)) for v in NORMALS})
         sil = cam.project(d.corners())
-        if sil[:, 0].min() < 8 or sil[:, 1].min() < 8 or sil[:, 0].max() > w - 8 \
-                or sil[:, 1].max() > h - 8:
+        if not _in_frame(sil):
             continue
         dice.append(d)
         outlines.append(sil)
+    return _dice_scene("slanted", index, rng, cam, dice, outlines, elevation, die_px)
+
+
+def _in_frame(sil: np.ndarray) -> bool:
+    """Whether a die's projected corners (n, 2) lie in the picture, 8 px in from its edges."""
+    h, w = SIZE
+    return not (sil[:, 0].min() < 8 or sil[:, 1].min() < 8 or sil[:, 0].max() > w - 8
+                or sil[:, 1].max() > h - 8)
+
+
+def _dice_scene(family: str, index: int, rng: np.random.Generator, cam: Camera,
+                dice: list[DrawnDie], outlines: list[np.ndarray], elevation: float,
+                die_px: float, feet: list[np.ndarray] | None = None) -> Scene:
+    """The scene of ``dice`` laid on a table under a light drawn from ``rng``, through ``cam``
+    and the camera's blur, noise and JPEG, with its truth; ``outlines``: each die's projected
+    corners."""
     light = np.array([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.0)])
     img = through_camera(draw_dice(dice, cam, table_image(rng), light), rng)
     return Scene(
-        "slanted", index, img, [d.top for d in dice],
+        family, index, img, [d.top for d in dice],
         [cv2.convexHull(sil.astype(np.float32)).reshape(-1, 2) for sil in outlines],
         [d.visible(cam) for d in dice],
         {"elevation": round(elevation, 1), "die_px": round(die_px, 1), "dice": len(dice)},
         [cam.project(d.face_quad(d.top)).astype(np.float32) for d in dice],
+        feet or [],
     )
 
 
@@ -378,12 +393,12 @@ def touching(rng: np.random.Generator, index: int) -> Scene:
     it (up to 4% of a side), turned alike or not, with rounded edges (:data:`BEVEL`), seen from
     40-90 degrees above the table."""
     cam, elevation, die_px, side = _camera(rng, ISSUE_ELEVATION)
-    h, w = SIZE
     n = int(rng.integers(2, 7))
     colours = DIE_COLOURS[rng.integers(len(DIE_COLOURS))]
     turn = float(rng.uniform(0, 360))
     bevel = float(rng.uniform(*BEVEL))
     dice: list[DrawnDie] = []
+    outlines: list[np.ndarray] = []  # each die's eight corners in the image
     feet: list[np.ndarray] = []
     for _ in range(200):
         if len(dice) == n:
@@ -410,22 +425,12 @@ def touching(rng: np.random.Generator, index: int) -> Scene:
             if any(_overlap(_footprint(d), f) for f in feet):
                 continue
         sil = cam.project(d.corners())
-        if sil[:, 0].min() < 8 or sil[:, 1].min() < 8 or sil[:, 0].max() > w - 8 \
-                or sil[:, 1].max() > h - 8:
+        if not _in_frame(sil):
             continue
         dice.append(d)
+        outlines.append(sil)
         feet.append(_footprint(d))
-    light = np.array([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.0)])
-    img = through_camera(draw_dice(dice, cam, table_image(rng), light), rng)
-    return Scene(
-        "touching", index, img, [d.top for d in dice],
-        [cv2.convexHull(cam.project(d.corners()).astype(np.float32)).reshape(-1, 2)
-         for d in dice],
-        [d.visible(cam) for d in dice],
-        {"elevation": round(elevation, 1), "die_px": round(die_px, 1), "dice": len(dice)},
-        [cam.project(d.face_quad(d.top)).astype(np.float32) for d in dice],
-        feet,
-    )
+    return _dice_scene("touching", index, rng, cam, dice, outlines, elevation, die_px, feet)
 
 
 def clutter(rng: np.random.Generator, index: int) -> Scene:

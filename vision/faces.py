@@ -526,14 +526,13 @@ def describe(
         )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
+        pip_radius = _med(pips.radius[f.pips])
         feats["face_beyond"] = face_beyond(
-            f, feats["pip_shape"], rivals, centres, unit, _med(pips.radius[f.pips])
+            f, feats["pip_shape"], rivals, centres, unit, pip_radius
         )
         feats["face_overlap"] = face_overlap(f, other_centres, layout_pips, position.get(id(f)))
         # a guard of read's, not a feature (vision.gate.GUARDS)
-        feats["top_beyond"] = top_beyond(
-            f, feats["pip_shape"], pips, unit, _med(pips.radius[f.pips])
-        )
+        feats["top_beyond"] = top_beyond(f, feats["pip_shape"], pips, unit, pip_radius)
         if len(f.pips) == 1:
             # a guard of read's, not a feature (vision.gate.GUARDS)
             feats["one_split"] = one_split(image, gray, pips, int(f.pips[0]), held)
