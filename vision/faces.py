@@ -43,6 +43,11 @@ MAX_FACE_COLOUR_DIFF = 20.0
 FACE_COLOUR_CONTRAST_SHARE = 0.2
 #: Link thresholds tried, largest first, when a group of pips is not one valid face (two dice
 #: touching): the group is split by linking only closer pips.
+#: A seam between two dice (:func:`_seam`) differs from the face on both its sides by at least
+#: this fraction of the pips' contrast: a quarter of the way from face to pip colour.
+SEAM_CONTRAST = 0.25
+#: The path's samples within this many radii of a pip's centre are the pip's, not the face's.
+SEAM_PIP_CLEAR = 1.3
 SPLIT_LINKS = (18.0, 12.0, 8.5, 6.0, 4.2)
 #: The largest residual of the affine fit to a canonical layout, as a fraction of the spread of
 #: the pips, for a layout to count as fitting at all (a further margin goes to the confidence).
@@ -192,6 +197,7 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
         return ok
     ok[:] = False
     good = _path_on_face(image, gray, pips, ii, jj)
+    good[good] = ~_seam(gray, pips, ii[good], jj[good])
     ok[ii[good], jj[good]] = True
     ok[jj[good], ii[good]] = True
     return ok
@@ -224,6 +230,42 @@ def _path_on_face(image, gray, pips: Pips, ii, jj, through_pips: bool = True) ->
     off = off & ~pip_like if through_pips else off | pip_like
     bad = (off & inside).sum(axis=1)
     return bad <= 1
+
+
+def _seam(gray: np.ndarray, pips: Pips, ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
+    """For each pair, whether the path between the pips crosses a seam: a band no wider than
+    two pip radii that is darker, or lighter, than the face on both sides of it by at least
+    :data:`SEAM_CONTRAST` of the pips' contrast. Two dice side by side meet in such a band (their
+    rounded edges, the groove or the gap between them); one face between two of its pips is
+    shaded smoothly. The path is sampled at every pixel, off every pip (:data:`SEAM_PIP_CLEAR`
+    radii around each); a band's sides are one mean pip radius away from it along the path."""
+    if len(ii) == 0:
+        return np.zeros(0, bool)
+    h, w = gray.shape
+    mask = np.zeros((h, w), np.uint8)
+    for (x, y), r in zip(pips.xy, pips.radius, strict=True):
+        cv2.circle(mask, (int(round(x)), int(round(y))), int(np.ceil(SEAM_PIP_CLEAR * r)), 1, -1)
+    p0, p1 = pips.xy[ii], pips.xy[jj]
+    dist = np.hypot(p1[:, 0] - p0[:, 0], p1[:, 1] - p0[:, 1])
+    m = int(np.ceil(dist.max())) + 1
+    t = np.arange(m, dtype=np.float32)[None, :] / np.maximum(dist, 1.0)[:, None]
+    valid = t <= 1.0
+    t = np.minimum(t, 1.0)
+    xi = np.clip(np.rint(p0[:, 0:1] + (p1[:, 0:1] - p0[:, 0:1]) * t).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(p0[:, 1:2] + (p1[:, 1:2] - p0[:, 1:2]) * t).astype(np.int32), 0, h - 1)
+    g = gray[yi, xi].astype(np.float32)
+    free = valid & (mask[yi, xi] == 0)
+    side = np.maximum(np.rint((pips.radius[ii] + pips.radius[jj]) / 2), 1).astype(np.int64)
+    k = np.arange(m)[None, :]
+    lo, hi = k - side[:, None], k + side[:, None]
+    inside = (lo >= 0) & (hi < m)
+    lo, hi = np.clip(lo, 0, m - 1), np.clip(hi, 0, m - 1)
+    g_lo, g_hi = np.take_along_axis(g, lo, 1), np.take_along_axis(g, hi, 1)
+    both = inside & free & np.take_along_axis(free, lo, 1) & np.take_along_axis(free, hi, 1)
+    a, b = g - g_lo, g - g_hi
+    band = np.where(both & (np.sign(a) == np.sign(b)), np.minimum(np.abs(a), np.abs(b)), 0.0)
+    c = (pips.contrast[ii] + pips.contrast[jj]) / 2
+    return band.max(axis=1) >= SEAM_CONTRAST * np.maximum(c, 1.0)
 
 
 def _components(adj: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
