@@ -43,14 +43,6 @@ MAX_FACE_COLOUR_DIFF = 20.0
 FACE_COLOUR_CONTRAST_SHARE = 0.2
 #: Link thresholds tried, largest first, when a group of pips is not one valid face (two dice
 #: touching): the group is split by linking only closer pips.
-#: A seam between two dice (:func:`_seam`) differs from the face on both its sides by at least
-#: this fraction of the pips' contrast: a quarter of the way from face to pip colour.
-SEAM_CONTRAST = 0.25
-#: The path's samples within this many radii of a pip's centre are the pip's, not the face's.
-SEAM_PIP_CLEAR = 1.3
-#: A seam is at least this many pixels wide along the path: two dice's rounded edges are, and a
-#: single pixel's difference (a speck of dust, a JPEG artefact) is not a seam.
-SEAM_MIN_PX = 2
 SPLIT_LINKS = (18.0, 12.0, 8.5, 6.0, 4.2)
 #: The largest residual of the affine fit to a canonical layout, as a fraction of the spread of
 #: the pips, for a layout to count as fitting at all (a further margin goes to the confidence).
@@ -167,13 +159,12 @@ class FaceCandidate:
 # grouping
 
 
-def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips, seam: bool = True) -> np.ndarray:
+def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
     """Boolean (n, n) matrix: pips that may belong to one face.
 
     Two pips link when they have one polarity, similar sizes, a plausible distance, similar face
     colours around them, and the straight path between them stays on face or pip colour (it does
-    not cross a die edge, a gap or the table), nor, with ``seam``, a seam between two dice
-    (:func:`_seam`).
+    not cross a die edge, a gap or the table).
     """
     n = len(pips)
     if n < 2:
@@ -201,8 +192,6 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips, seam: bool = True
         return ok
     ok[:] = False
     good = _path_on_face(image, gray, pips, ii, jj)
-    if seam:
-        good[good] = ~_seam(gray, pips, ii[good], jj[good])
     ok[ii[good], jj[good]] = True
     ok[jj[good], ii[good]] = True
     return ok
@@ -235,50 +224,6 @@ def _path_on_face(image, gray, pips: Pips, ii, jj, through_pips: bool = True) ->
     off = off & ~pip_like if through_pips else off | pip_like
     bad = (off & inside).sum(axis=1)
     return bad <= 1
-
-
-def _seam(gray: np.ndarray, pips: Pips, ii: np.ndarray, jj: np.ndarray) -> np.ndarray:
-    """For each pair, whether the path between the pips crosses a seam: a band no wider than
-    two pip radii and at least :data:`SEAM_MIN_PX` wide along the path that is darker, or
-    lighter, than the face on both sides of it by at least :data:`SEAM_CONTRAST` of the pips'
-    contrast. Two dice side by side meet in such a band (their rounded edges, the groove or the
-    gap between them); one face between two of its pips is shaded smoothly, and a step of its
-    shading (a shadow's edge) differs from one side only. The path is sampled at every pixel,
-    off every pip (:data:`SEAM_PIP_CLEAR` radii around each); a band's sides are one mean pip
-    radius away from it along the path."""
-    if len(ii) == 0:
-        return np.zeros(0, bool)
-    h, w = gray.shape
-    mask = np.zeros((h, w), np.uint8)
-    for (x, y), r in zip(pips.xy, pips.radius, strict=True):
-        cv2.circle(mask, (int(round(x)), int(round(y))), int(np.ceil(SEAM_PIP_CLEAR * r)), 1, -1)
-    p0, p1 = pips.xy[ii], pips.xy[jj]
-    dist = np.hypot(p1[:, 0] - p0[:, 0], p1[:, 1] - p0[:, 1])
-    m = int(np.ceil(dist.max())) + 1
-    # a shorter path's samples beyond its end pip stay on it, under the mask
-    t = np.minimum(np.arange(m, dtype=np.float32)[None, :] / np.maximum(dist, 1.0)[:, None], 1.0)
-    xi = np.clip(np.rint(p0[:, 0:1] + (p1[:, 0:1] - p0[:, 0:1]) * t).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.rint(p0[:, 1:2] + (p1[:, 1:2] - p0[:, 1:2]) * t).astype(np.int32), 0, h - 1)
-    g = gray[yi, xi].astype(np.float32)
-    free = mask[yi, xi] == 0
-    side = np.maximum(np.floor((pips.radius[ii] + pips.radius[jj]) / 2 + 0.5), 1).astype(np.int64)
-    k = np.arange(m)[None, :]
-    lo = np.clip(k - side[:, None], 0, m - 1)
-    hi = np.clip(k + side[:, None], 0, m - 1)
-    g_lo, g_hi = np.take_along_axis(g, lo, 1), np.take_along_axis(g, hi, 1)
-    both = free & np.take_along_axis(free, lo, 1) & np.take_along_axis(free, hi, 1)
-    a, b = g - g_lo, g - g_hi
-    band = np.where(both & (np.sign(a) == np.sign(b)), np.minimum(np.abs(a), np.abs(b)), 0.0)
-    # the band's signed depth, held over SEAM_MIN_PX samples running (a speck of one pixel is not
-    # a seam): the least of each run, of one sign throughout
-    signed = band * np.sign(a)
-    run = signed[:, : m - SEAM_MIN_PX + 1]
-    deep = np.abs(run)
-    for s in range(1, SEAM_MIN_PX):
-        nxt = signed[:, s : m - SEAM_MIN_PX + 1 + s]
-        deep = np.where(np.sign(nxt) == np.sign(run), np.minimum(deep, np.abs(nxt)), 0.0)
-    c = (pips.contrast[ii] + pips.contrast[jj]) / 2
-    return deep.max(axis=1, initial=0.0) >= SEAM_CONTRAST * np.maximum(c, 1.0)
 
 
 def _components(adj: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
@@ -631,9 +576,7 @@ def one_split(image: np.ndarray, gray: np.ndarray, pips: Pips, i: int, held: np.
     others = np.flatnonzero(near)
     if not len(others):
         return 0.0
-    # without the seam test: a band across a two (a streak of light, a hair) parts its pips
-    # as a seam would, and this guard is what then keeps its halves from being accepted as ones
-    links = link_pips(image, gray, pips.take(np.concatenate([[i], others])), seam=False)
+    links = link_pips(image, gray, pips.take(np.concatenate([[i], others])))
     others = others[links[0, 1:]]
     plain = _path_on_face(image, gray, pips, np.full(len(others), i), others, through_pips=False)
     return float(plain.sum())

@@ -9,7 +9,6 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.faces
 from tests.vision.drawn import blobs
 from vision import read
 from vision.faces import ROW_TOLERANCE, row_goes_on
@@ -55,19 +54,12 @@ def _twos_near(things, x, y, scale=1.0):
 def test_a_render_with_a_three_read_as_a_two_does_not_accept_the_two():
     """Render 27 of seed 2026: a blurred white three whose end pip did not join the other two
     was accepted as a two of half the die's size (at about (319, 422)). The rule refuses it,
-    whether the trees report it as a die (flagged) or not at all. Since the seam test of
-    ``vision.faces.link_pips`` its three pips are grouped as a three;
-    with that test off the two is formed again, and is refused."""
+    whether the trees report it as a die (flagged) or not at all."""
     label = json.loads((RENDERS / "throw_2026_00027.json").read_text())
     image = cv2.imread(str(RENDERS / "throw_2026_00027.jpg"))
     faces, scale, _, _ = candidates(image)
-    assert _twos_near(faces, 319, 422, scale) == []
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(vision.faces, "_seam", lambda gray, pips, ii, jj: np.zeros(len(ii), bool))
-        faces, scale, _, _ = candidates(image)
-        two = _twos_near(faces, 319, 422, scale)
-        assert two and all(f.features["row_continues"] > 0 for f in two)
-        assert all("uncertain" in d.flags for d in _twos_near(read(image).dice, 319, 422))
+    two = _twos_near(faces, 319, 422, scale)
+    assert two and all(f.features["row_continues"] > 0 for f in two)
     assert all("uncertain" in d.flags for d in _twos_near(read(image).dice, 319, 422))
     assert 2 not in [d["value"] for d in label["dice"]]
 
