@@ -160,24 +160,36 @@ class FaceCandidate:
 
 
 def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
-    """Boolean (n, n) matrix: pips that may belong to one face.
+    """Boolean (n, n) matrix: pips that may belong to one face (:func:`linked`, for every pair).
+    """
+    n = len(pips)
+    ok = np.zeros((n, n), bool)
+    if n < 2:
+        return ok
+    ii, jj = np.triu_indices(n, 1)
+    good = linked(image, gray, pips, ii, jj)
+    ok[ii[good], jj[good]] = True
+    ok[jj[good], ii[good]] = True
+    return ok
+
+
+def linked(image: np.ndarray, gray: np.ndarray, pips: Pips, ii, jj) -> np.ndarray:
+    """For each pair of pips ``ii[k]``, ``jj[k]``, whether they may belong to one face.
 
     Two pips link when they have one polarity, similar sizes, a plausible distance, similar face
     colours around them, and the straight path between them stays on face or pip colour (it does
     not cross a die edge, a gap or the table).
     """
-    n = len(pips)
-    if n < 2:
-        return np.zeros((n, n), bool)
+    ii, jj = np.asarray(ii, np.intp), np.asarray(jj, np.intp)
     xy, r = pips.xy, pips.radius
-    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    rm = (r[:, None] + r[None, :]) / 2
-    ratio = np.maximum(r[:, None], r[None, :]) / np.minimum(r[:, None], r[None, :])
-    same = pips.polarity[:, None] == pips.polarity[None, :]
-    cdiff = np.linalg.norm(pips.ring[:, None, :] - pips.ring[None, :, :], axis=2)
-    cm = (pips.contrast[:, None] + pips.contrast[None, :]) / 2
+    d = np.hypot(xy[ii, 0] - xy[jj, 0], xy[ii, 1] - xy[jj, 1])
+    rm = (r[ii] + r[jj]) / 2
+    ratio = np.maximum(r[ii], r[jj]) / np.minimum(r[ii], r[jj])
+    same = pips.polarity[ii] == pips.polarity[jj]
+    cdiff = np.linalg.norm(pips.ring[ii] - pips.ring[jj], axis=1)
+    cm = (pips.contrast[ii] + pips.contrast[jj]) / 2
     con = np.maximum(pips.contrast, 1.0)
-    cratio = np.maximum(con[:, None], con[None, :]) / np.minimum(con[:, None], con[None, :])
+    cratio = np.maximum(con[ii], con[jj]) / np.minimum(con[ii], con[jj])
     ok = (
         same
         & (ratio <= MAX_RADIUS_RATIO)
@@ -185,15 +197,10 @@ def link_pips(image: np.ndarray, gray: np.ndarray, pips: Pips) -> np.ndarray:
         & (d <= MAX_LINK * rm)
         & (d >= MIN_LINK * rm)
         & (cdiff <= MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm)
+        & (ii != jj)
     )
-    np.fill_diagonal(ok, False)
-    ii, jj = np.nonzero(np.triu(ok))
-    if len(ii) == 0:
-        return ok
-    ok[:] = False
-    good = _path_on_face(image, gray, pips, ii, jj)
-    ok[ii[good], jj[good]] = True
-    ok[jj[good], ii[good]] = True
+    if ok.any():
+        ok[ok] = _path_on_face(image, gray, pips, ii[ok], jj[ok])
     return ok
 
 
@@ -566,7 +573,7 @@ ONE_SPLIT_LINK = SPLIT_LINKS[1]
 
 def one_split(image: np.ndarray, gray: np.ndarray, pips: Pips, i: int, held: np.ndarray) -> float:
     """How many of ``pips`` that no face of two pips or more holds (``held``: a mask over them)
-    :func:`link_pips` links to the lone pip ``i`` within :data:`ONE_SPLIT_LINK` of their mean
+    :func:`linked` links to the lone pip ``i`` within :data:`ONE_SPLIT_LINK` of their mean
     radius, by a path on the face's colour alone: the lone pip may be half of a two read as two
     ones."""
     d = np.hypot(*(pips.xy - pips.xy[i]).T)
@@ -576,8 +583,7 @@ def one_split(image: np.ndarray, gray: np.ndarray, pips: Pips, i: int, held: np.
     others = np.flatnonzero(near)
     if not len(others):
         return 0.0
-    links = link_pips(image, gray, pips.take(np.concatenate([[i], others])))
-    others = others[links[0, 1:]]
+    others = others[linked(image, gray, pips, np.full(len(others), i), others)]
     plain = _path_on_face(image, gray, pips, np.full(len(others), i), others, through_pips=False)
     return float(plain.sum())
 
