@@ -382,6 +382,14 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
     return True
 
 
+def _clashes(d: DrawnDie, beside: DrawnDie, offset: np.ndarray, feet: list[np.ndarray]) -> bool:
+    """Move ``d`` to ``offset`` (x, y) from the die ``beside``; whether its base then overlaps
+    any of ``feet``."""
+    d.x, d.y = beside.x + offset[0], beside.y + offset[1]
+    foot = _footprint(d)
+    return any(_overlap(foot, f) for f in feet)
+
+
 #: The touching dice's rounded edges, in half-sides: real dice's edges are rounded (or, on sharp
 #: casino dice, meet at a hairline), so two dice side by side show a groove between them; sharp
 #: cubes of one colour drawn face to face would merge into one surface no eye could split.
@@ -415,14 +423,12 @@ def touching(rng: np.random.Generator, index: int) -> Scene:
             lo, hi = 0.0, 3 * side
             for _ in range(30):
                 mid = (lo + hi) / 2
-                d.x, d.y = dice[k].x + step[0] * mid, dice[k].y + step[1] * mid
-                if any(_overlap(_footprint(d), f) for f in feet):
+                if _clashes(d, dice[k], step * mid, feet):
                     lo = mid
                 else:
                     hi = mid
             gap = side * float(rng.choice([0.0, rng.uniform(0, 0.04)]))
-            d.x, d.y = dice[k].x + step[0] * (hi + gap), dice[k].y + step[1] * (hi + gap)
-            if any(_overlap(_footprint(d), f) for f in feet):
+            if _clashes(d, dice[k], step * (hi + gap), feet):
                 continue
         sil = cam.project(d.corners())
         if not _in_frame(sil):
