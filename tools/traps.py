@@ -22,10 +22,16 @@ They are not clearly no die: a white die seen from above on a white desk, or a b
 cloth, shows just that.
 
 A die is *accepted* when it is reported with a value and no flag (what ``values`` holds, what a
-player would score). Each scene goes through a camera: a Gaussian blur, sensor noise and a JPEG.
-Prints, per family, the scenes, the dice, the accepted right and wrong values and the phantoms;
+player would score). A scene's *throw is wrong without asking* when those values are not its dice's
+top faces and nothing asks (no die flagged uncertain, cocked or off the table): what ``make eval``
+counts as ``wr.thr`` on the photos. A die that is not reported at all, with nothing asked in the
+scene, makes such a throw: a player would score the throw short of a die, with no word from the
+reader, though no value was accepted wrong. Each scene goes through a camera: a Gaussian blur,
+sensor noise and a JPEG. Prints, per family, the scenes, the dice, the accepted right and wrong
+values, the phantoms and the throws wrong without asking;
 writes ``traps.json`` and ``errors.png`` (the confident errors, each a crop of the scene with the
-value read) under ``--out`` (default ``out/traps/``).
+value read, and the dice missed in a throw wrong without asking, with their top value) under
+``--out`` (default ``out/traps/``).
 
     python tools/traps.py                         # 200 scenes of each family, seed 0
     python tools/traps.py --n 50 --families slanted --seed 3 --save
@@ -515,13 +521,18 @@ class Outcome:
     phantom: int = 0  # accepted where there is no die, or a second value on one die
     asked: int = 0  # dice reported but flagged (a value to confirm, or to throw again)
     missed: int = 0  # dice with no accepted value and nothing reported on them
+    #: the values a player would score are not the scene's top faces, and nothing asks
+    silent_throw: bool = False
+    missed_dice: list = field(default_factory=list)  # the missed dice's indices
     errors: list = field(default_factory=list)  # (die centre, value read, kind)
 
 
 def judge(sc: Scene, reading: Reading) -> Outcome:
     """Each accepted value (reported with no flag) is right, wrong (a side face or another) or
     a phantom (on no die, or a second value on one die); each die is read right, asked about
-    (something reported on it is flagged) or missed."""
+    (something reported on it is flagged) or missed; and the throw is wrong without asking when
+    the accepted values are not the top faces and nothing in the reading asks (a die flagged
+    anywhere in the scene asks the player to look, wherever it lies)."""
     out = Outcome()
     taken = [False] * len(sc.tops)
     asked = [False] * len(sc.tops)
@@ -548,6 +559,10 @@ def judge(sc: Scene, reading: Reading) -> Outcome:
         if not taken[k]:
             out.asked += asked[k]
             out.missed += not asked[k]
+            if not asked[k]:
+                out.missed_dice.append(k)
+    asks = reading.needs_confirmation or reading.rethrow
+    out.silent_throw = not asks and reading.values != sorted(sc.tops)
     return out
 
 
@@ -593,7 +608,7 @@ def main(argv: list[str] | None = None) -> int:
     crops: list[np.ndarray] = []
     t0 = time.perf_counter()
     lines = [f"{'scenes of':<18}{'scenes':>7}{'dice':>6}{'right':>7}{'asked':>7}{'missed':>7}"
-             f"{'wrong':>7}{'side':>6}{'phantom':>8}{'errors/scene':>14}"]
+             f"{'wrong':>7}{'side':>6}{'phantom':>8}{'errors/scene':>14}{'wr.thr':>8}"]
     for fam in families:
         tots: dict[str, Counter] = {}
         scenes_with_error = []
@@ -604,12 +619,17 @@ def main(argv: list[str] | None = None) -> int:
             o = judge(sc, read(sc.image))
             tots.setdefault(row_of(sc), Counter()).update(
                 scenes=1, dice=len(sc.tops), right=o.right, asked=o.asked, missed=o.missed,
-                wrong=o.wrong, side=o.side, phantom=o.phantom)
-            if o.errors:
+                wrong=o.wrong, side=o.side, phantom=o.phantom, silent_throws=int(o.silent_throw))
+            if o.errors or o.silent_throw:
                 scenes_with_error.append({"index": i, "about": sc.about, "tops": sc.tops,
                                           "errors": [(round(float(c[0]), 1), round(float(c[1]), 1),
-                                                      v, k) for c, v, k in o.errors]})
+                                                      v, k) for c, v, k in o.errors],
+                                          "silent_throw": o.silent_throw})
                 crops += [_crop(sc, c, v, k) for c, v, k in o.errors][:2]
+                if o.silent_throw:  # and the dice whose loss nothing asked about
+                    tops = sc.top_faces or sc.silhouettes
+                    crops += [_crop(sc, tops[k].mean(axis=0), sc.tops[k], "missed, unasked")
+                              for k in o.missed_dice][:2]
         report["families"][fam] = {"rows": {k: dict(v) for k, v in sorted(tots.items())},
                                    "scenes_with_error": scenes_with_error}
         for name, tot in sorted(tots.items()):
@@ -617,7 +637,8 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(
                 f"{name:<18}{tot['scenes']:>7}{tot['dice']:>6}{tot['right']:>7}{tot['asked']:>7}"
                 f"{tot['missed']:>7}{tot['wrong']:>7}{tot['side']:>6}{tot['phantom']:>8}"
-                f"{errs / max(1, tot['scenes']):>14.3f}")
+                f"{errs / max(1, tot['scenes']):>14.3f}"
+                f"{tot['silent_throws'] / max(1, tot['scenes']):>8.1%}")
     report["seconds"] = round(time.perf_counter() - t0, 1)
     (args.out / "traps.json").write_text(json.dumps(report, indent=1))
     pic = montage(crops[:48])
@@ -625,7 +646,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(lines))
     print("right / asked / missed: the dice's top faces read right and unflagged, flagged or "
           "reported flagged, or not reported;\nwrong: a die's value accepted that is not its "
-          "top face (side: one of its faces in view); phantom: a value accepted on no die.")
+          "top face (side: one of its faces in view); phantom: a value accepted on no die;\n"
+          "wr.thr: scenes whose accepted values are not their dice's top faces while nothing asks "
+          "(a die missed with nothing flagged, or a confident error).")
     if pic is not None:
         cv2.imwrite(str(args.out / "errors.png"), pic)
         print(f"wrote {args.out / 'traps.json'}, {args.out / 'errors.png'} (the confident errors)")

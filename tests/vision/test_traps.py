@@ -17,7 +17,7 @@ import traps  # noqa: E402
 
 from vision import read  # noqa: E402
 from vision.pips import find_pips  # noqa: E402
-from vision.reading import UNCERTAIN, Die, Reading  # noqa: E402
+from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading  # noqa: E402
 
 
 def test_a_seed_and_an_index_always_draw_the_same_scene():
@@ -88,6 +88,27 @@ def test_each_accepted_value_is_judged_right_wrong_or_a_phantom():
     # a wrong value that is no face in view is wrong, not a side face; nothing read is missed
     o = traps.judge(sc, Reading(960, 720, (_die(2, (150, 150)),)))
     assert (o.wrong, o.side, o.missed) == (1, 0, 1)
+
+
+def test_a_throw_is_wrong_without_asking_when_its_values_are_not_the_tops_and_nothing_asks():
+    sc = _scene_with_two_dice()  # a 5 and a 3
+    both = (_die(3, (450, 150)), _die(5, (150, 150)))
+    o = traps.judge(sc, Reading(960, 720, both))
+    assert not o.silent_throw and o.missed_dice == []
+    # the 3 not reported at all and nothing flagged: a player would score a lone 5, unwarned
+    o = traps.judge(sc, Reading(960, 720, both[1:]))
+    assert o.silent_throw and (o.wrong, o.phantom, o.missed) == (0, 0, 1) and o.missed_dice == [1]
+    # ... but anything flagged in the scene asks the player to look, even off the missed die
+    for flag in (UNCERTAIN, COCKED, OFF_TABLE):
+        o = traps.judge(sc, Reading(960, 720, (both[1], _die(2, (700, 500), flag))))
+        assert not o.silent_throw and o.missed_dice == [1]
+    # a confident error, and a phantom beside two right dice, make the throw wrong as well
+    assert traps.judge(sc, Reading(960, 720, (both[0], _die(6, (150, 150))))).silent_throw
+    assert traps.judge(sc, Reading(960, 720, (*both, _die(4, (700, 500))))).silent_throw
+    # no dice and nothing read is a right (empty) throw; a phantom there is a wrong one
+    empty = traps.Scene("clutter", 0, np.zeros((720, 960, 3), np.uint8))
+    assert not traps.judge(empty, Reading(960, 720, ())).silent_throw
+    assert traps.judge(empty, Reading(960, 720, (_die(1, (50, 50)),))).silent_throw
 
 
 def test_a_value_where_two_silhouettes_overlap_goes_to_the_die_whose_top_face_holds_it():
