@@ -520,11 +520,15 @@ class Outcome:
     side: int = 0  # ... of which the value of one of that die's faces in view
     phantom: int = 0  # accepted where there is no die, or a second value on one die
     asked: int = 0  # dice reported but flagged (a value to confirm, or to throw again)
-    missed: int = 0  # dice with no accepted value and nothing reported on them
+    #: the dice with no accepted value and nothing reported on them, by index
+    missed_dice: list = field(default_factory=list)
     #: the values a player would score are not the scene's top faces, and nothing asks
     silent_throw: bool = False
-    missed_dice: list = field(default_factory=list)  # the missed dice's indices
     errors: list = field(default_factory=list)  # (die centre, value read, kind)
+
+    @property
+    def missed(self) -> int:
+        return len(self.missed_dice)
 
 
 def judge(sc: Scene, reading: Reading) -> Outcome:
@@ -556,11 +560,12 @@ def judge(sc: Scene, reading: Reading) -> Outcome:
             out.side += side
             out.errors.append((d.center, d.value, "side face" if side else "wrong"))
     for k in range(len(sc.tops)):
-        if not taken[k]:
-            out.asked += asked[k]
-            out.missed += not asked[k]
-            if not asked[k]:
-                out.missed_dice.append(k)
+        if taken[k]:
+            continue
+        if asked[k]:
+            out.asked += 1
+        else:
+            out.missed_dice.append(k)
     asks = reading.needs_confirmation or reading.rethrow
     out.silent_throw = not asks and reading.values != sorted(sc.tops)
     return out
