@@ -20,7 +20,16 @@ import cv2
 import numpy as np
 
 from vision import geometry
-from vision.faces import FaceCandidate, describe, group_pips, lattice, suppress_overlaps
+from vision.faces import (
+    OUTLINE_MIN,
+    OUTLINE_PAIR_MIN,
+    OUTLINE_SIDE_MIN,
+    FaceCandidate,
+    describe,
+    group_pips,
+    lattice,
+    suppress_overlaps,
+)
 from vision.gate import (
     Gate,
     default_gate,
@@ -161,16 +170,49 @@ def _possible_dice(
 ) -> set[int]:
     """The faces to report as possible dice (:data:`POSSIBLE_DIE`): read as 2-6, not
     a side face beyond another face (``face_beyond``), not part of a dotted pattern, not by a
-    reported face or a likelier possible die (:data:`SAME_DIE_REACH`)."""
-    doubted = [
+    reported face or a likelier possible die (:data:`SAME_DIE_REACH`). When that leaves nothing
+    to report at all, the faces of such a die alone (:func:`_outlined`), whatever their p(die)."""
+    may_be = [
         i
         for i, f in enumerate(faces)
-        if POSSIBLE_DIE <= p_die[i] < thr_die
-        and f.value is not None
+        if f.value is not None
         and f.value >= 2
         and not f.features.get("face_beyond", 0)
         and not _in_a_pattern(f)
     ]
+    out = _apart(faces, p_die, [i for i in may_be if POSSIBLE_DIE <= p_die[i] < thr_die], keep)
+    if not keep and not out:
+        out = _apart(faces, p_die, [i for i in may_be if _outlined(faces[i])], keep)
+    return out
+
+
+def _outlined(face: FaceCandidate) -> bool:
+    """A die alone: a face of 2-5 pips with a die's outline around it, measured on its own
+    (``outline``, not the border's colour, which a tray's rail or a sheet's edge has as well),
+    along two sides at least and two that meet (the bounds of ``no_outline``:
+    :data:`vision.faces.OUTLINE_MIN`, ``OUTLINE_SIDE_MIN``, ``OUTLINE_PAIR_MIN``).
+
+    A photo in which nothing else is reported reports such faces as possible dice, whatever their
+    p(die): a throw of one die, or of dice the die model doubts below :data:`POSSIBLE_DIE` (a die
+    seen from a low angle, or its pips grouped with a side face's and refused), was read as no
+    die, which asks for nothing and is a Zilch to a program that scores it (``make traps``'
+    wr.thr, the forty-eighth pass). On a bare table the test keeps them out: the empty sample
+    photos' faces, a tray's rail among them, have a border but no outline. A six has no outline
+    measured (``vision.faces.OUTLINE_MIN`` tells why) and is never such a die."""
+    g = face.features
+    # written so that a measurement that is missing or not a number vouches for nothing
+    return bool(
+        g.get("outline", -1.0) >= OUTLINE_MIN
+        and g.get("outline_second", -1.0) >= OUTLINE_SIDE_MIN
+        and g.get("outline_pair", -1.0) >= OUTLINE_PAIR_MIN
+    )
+
+
+def _apart(
+    faces: list[FaceCandidate], p_die: np.ndarray, doubted: list[int], keep: list[int]
+) -> set[int]:
+    """Of the ``doubted`` faces, likeliest first, those not by a ``keep`` face or by one taken
+    before them (:data:`SAME_DIE_REACH`)."""
     out: set[int] = set()
     taken = list(keep)  # the reported faces, then the possible dice taken, likeliest first
     for i in sorted(doubted, key=lambda k: -p_die[k]):

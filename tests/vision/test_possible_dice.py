@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from tests.vision.doubt import set_p_die
+from vision import faces as faces_mod
 from vision import pipeline
 from vision.pipeline import read
 from vision.reading import UNCERTAIN
@@ -36,6 +37,9 @@ def test_a_heap_the_die_model_doubts_asks_instead_of_reading_no_die(monkeypatch)
     assert all(d.possible for d in reading.dice)
     assert all(UNCERTAIN in d.flags for d in reading.dice)
     assert all(d.value is not None and d.value >= 2 for d in reading.dice)
+    # a six among them: these are the possible dice of the floor, not dice alone (_outlined),
+    # which are looked for only when there are none of these
+    assert 6 in {d.value for d in reading.dice}
     assert reading.values == [] and reading.needs_confirmation and not reading.rethrow
     assert '"possible"' not in json.dumps(reading.to_json())  # not part of the contract
 
@@ -121,3 +125,77 @@ def test_the_overlay_marks_a_possible_die():
     drawn_a = (a[below] != img[below]).any(axis=2).sum()
     drawn_b = (b[below] != img[below]).any(axis=2).sum()
     assert drawn_b > drawn_a
+
+
+# A die alone (vision.pipeline._outlined): when nothing else is reported, a face of 2-5 with a
+# die's outline of its own asks, whatever its p(die). p(die) is set for every face below the
+# possible dice's floor (tests/vision/doubt.py), so these hang on no model's score.
+def _rule_out_every_face(monkeypatch) -> float:
+    return set_p_die(monkeypatch, pipeline.POSSIBLE_DIE / 2)
+
+
+@pytest.mark.parametrize(
+    "name", ["kamilpiechowiak-53", "matteop65-five_30", "nell-byler-IMG_20191208_112517"]
+)
+def test_a_throw_whose_every_face_the_die_model_rules_out_still_asks(name, monkeypatch):
+    """Three throws of 3-5 dice on three tables: with every face under the floor, nothing was
+    reported, and the throw read as no die without asking (a Zilch, to a program scoring it)."""
+    p = _rule_out_every_face(monkeypatch)
+    reading = read(_image(SAMPLES / f"{name}.jpg"))
+    assert reading.dice, "a photo of dice read as no die"
+    assert all(d.possible and UNCERTAIN in d.flags for d in reading.dice)
+    assert all(d.value is not None and 2 <= d.value <= 5 for d in reading.dice)
+    assert all(d.confidence <= p for d in reading.dice)
+    assert reading.values == [] and reading.needs_confirmation and not reading.rethrow
+
+
+@pytest.mark.parametrize("name", ["empty-paper", "empty-tray", "empty-wood"])
+def test_a_bare_table_whose_faces_are_ruled_out_stays_empty(name, monkeypatch):
+    _rule_out_every_face(monkeypatch)
+    assert read(_image(SAMPLES / f"{name}.jpg")).dice == ()
+
+
+def test_a_tray_rails_two_has_a_border_but_no_outline_of_a_die():
+    """What keeps the empty tray out above: a face of two on its rail, with a border of another
+    colour than its face (as a die's has) but no outline of its own."""
+    faces = pipeline.candidates(_image(SAMPLES / "empty-tray.jpg"))[0]
+    rail = [f for f in faces if f.value is not None and 2 <= f.value <= 5]
+    assert rail, "the tray's rail no longer makes a face: this test checks nothing"
+    assert any(f.features["border_contrast"] >= faces_mod.OUTLINE_MIN for f in rail)
+    assert not any(pipeline._outlined(f) for f in rail)
+
+
+def test_a_die_alone_is_looked_for_only_when_nothing_else_is_reported(monkeypatch):
+    img = _image(SAMPLES / "kamilpiechowiak-53.jpg")
+    _rule_out_every_face(monkeypatch)
+    assert len(read(img).dice) >= 2  # dice alone, as above
+    real = pipeline.score
+
+    def one_die_sure(faces, model):  # the first face a die, the others ruled out
+        p_die, p_val = real(faces, model)
+        return np.where(np.arange(len(p_die)) == 0, 0.99, pipeline.POSSIBLE_DIE / 2), p_val
+
+    monkeypatch.setattr(pipeline, "score", one_die_sure)
+    reading = read(img)
+    assert reading.dice and not any(d.possible for d in reading.dice)
+
+
+def test_a_die_alone_needs_its_outline_on_two_sides_that_meet():
+    from types import SimpleNamespace
+
+    at_bounds = {
+        "outline": faces_mod.OUTLINE_MIN,
+        "outline_second": faces_mod.OUTLINE_SIDE_MIN,
+        "outline_pair": faces_mod.OUTLINE_PAIR_MIN,
+    }
+    assert pipeline._outlined(SimpleNamespace(features=at_bounds))
+    for k in at_bounds:
+        below = {**at_bounds, k: at_bounds[k] - 1e-6}
+        assert not pipeline._outlined(SimpleNamespace(features=below)), k
+        assert not pipeline._outlined(SimpleNamespace(features={**at_bounds, k: float("nan")}))
+        missing = {n: v for n, v in at_bounds.items() if n != k}
+        assert not pipeline._outlined(SimpleNamespace(features=missing)), k
+    # the border's colour alone is no outline
+    assert not pipeline._outlined(
+        SimpleNamespace(features={**at_bounds, "outline": -0.3, "border_contrast": 2.0})
+    )
