@@ -1209,6 +1209,18 @@ def glint_made(cells: Sequence[int], clipped: Sequence[bool]) -> bool:
 #: is matched to a box (the largest right ones measure 0.15-0.18, measuring noise on small pips);
 #: the printed text accepted as sixes before it measured 0.23-0.27.
 PIPS_UNEVEN_CV = 0.15
+#: A six's pips lie in two columns of three evenly spaced pips. Seen from any angle a person holds
+#: a camera at, perspective leaves them so to within a few hundredths of a half-side (a die is
+#: small against its distance to the lens), so a six whose pips lie farther than this from its
+#: layout (``residual``, in half-sides, after the affine fit) is not one face, and is never accepted
+#: (``six_uneven``, vision.gate.GUARDS): a white four seen 9 degrees off straight down, whose side
+#: face's two rows of three pips were found as two blobs, fit a six 1.7 times the die (residual
+#: 0.087, accepted at gate p 0.956; ``tools/traps.py`` seed 101, slanted 116, a development seed).
+#: Twice the largest residual of an accepted six on the licensed photos and renders (0.038 on
+#: nell-byler, 0.031 on matteop65, 0.032 on the check renders, 0.038 on the drawn sixes of that
+#: seed), for a margin; chosen after seeing that one face, so a bound between 0.038 and 0.087
+#: would have served as well. Refused none of the accepted faces of ``make eval``.
+SIX_RESIDUAL_MAX = 0.076
 #: Around a lone pip, where a corner pip's neighbours on its own face would be: the next pip of
 #: its row or column of a four, five or six (2 x PIP_OFFSET). Beside a real one this ring crosses
 #: the die's edges, so it is evidence for the ones' gate to weigh (vision.gate.ONE_FEATURES), not a
@@ -1555,6 +1567,8 @@ def _features(
     if value is not None and 1 <= value <= 6:
         f[f"is_{value}"] = 1.0
     f["residual"] = float(res)
+    # a guard of read's, not a feature (vision.gate.GUARDS): a six's rows are evenly spaced
+    f["six_uneven"] = float(value == 6 and res > SIX_RESIDUAL_MAX)
     a, b, c, d = frame.ravel()
     det = a * d - b * c
     hs = float(np.sqrt(abs(det))) + 1e-6

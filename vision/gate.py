@@ -262,7 +262,10 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   pass): ``face_beyond`` looks for a face read there, and finds none when the top face's pips
 #:   were never grouped, or grouped with a neighbour's (a slanted trap scene of seed 2, and a
 #:   touching one).
-GUARDS = ("row_along_edge", "no_outline", "one_split", "top_beyond")
+#: - ``six_uneven``: a six whose pips lie off its layout's evenly spaced rows by more than
+#:   perspective allows (:data:`vision.faces.SIX_RESIDUAL_MAX`; the forty-eighth pass): a top
+#:   face's four and its side face's pips taken for one six.
+GUARDS = ("row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven")
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
 
