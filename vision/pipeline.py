@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -166,12 +166,18 @@ SAME_DIE_REACH = 1.5
 
 
 def _possible_dice(
-    faces: list[FaceCandidate], p_die: np.ndarray, thr_die: float, keep: list[int]
+    faces: list[FaceCandidate],
+    p_die: np.ndarray,
+    thr_die: float,
+    keep: list[int],
+    outside: Callable[[list[int]], np.ndarray] | None = None,
 ) -> set[int]:
     """The faces to report as possible dice (:data:`POSSIBLE_DIE`): read as 2-6, not
     a side face beyond another face (``face_beyond``), not part of a dotted pattern, not by a
-    reported face or a likelier possible die (:data:`SAME_DIE_REACH`). When that leaves nothing
-    to report at all, the faces of such a die alone (:func:`_outlined`), whatever their p(die)."""
+    reported face or a likelier possible die (:data:`SAME_DIE_REACH`), and not ``outside`` the
+    playing area (given: for a list of face indices, whether each lies outside it). When that
+    leaves nothing to report at all, the faces of such a die alone (:func:`_outlined`), whatever
+    their p(die), and not outside the area either."""
     may_be = [
         i
         for i, f in enumerate(faces)
@@ -180,9 +186,17 @@ def _possible_dice(
         and not f.features.get("face_beyond", 0)
         and not _in_a_pattern(f)
     ]
-    out = _apart(faces, p_die, [i for i in may_be if POSSIBLE_DIE <= p_die[i] < thr_die], keep)
+
+    def inside(idx: set[int]) -> set[int]:
+        if outside is None or not idx:
+            return idx
+        doubted = sorted(idx)
+        return {i for i, o in zip(doubted, outside(doubted), strict=True) if not o}
+
+    floor = [i for i in may_be if POSSIBLE_DIE <= p_die[i] < thr_die]
+    out = inside(_apart(faces, p_die, floor, keep))
     if not keep and not out:
-        out = _apart(faces, p_die, [i for i in may_be if _outlined(faces[i])], keep)
+        out = inside(_apart(faces, p_die, [i for i in may_be if _outlined(faces[i])], keep))
     return out
 
 
@@ -196,13 +210,17 @@ def _outlined(face: FaceCandidate) -> bool:
     p(die): a throw of one die, or of dice the die model doubts below :data:`POSSIBLE_DIE` (a die
     seen from a low angle, or its pips grouped with a side face's and refused), was read as no
     die, which asks for nothing and is a Zilch to a program that scores it (``make traps``'
-    wr.thr, the forty-eighth pass). On a bare table the test keeps them out: the empty sample
-    photos' faces, a tray's rail among them, have a border but no outline. A six has no outline
-    measured (``vision.faces.OUTLINE_MIN`` tells why) and is never such a die."""
+    wr.thr, the forty-eighth pass). On the bare tables of the licensed photos (``python
+    tools/empty_tiles.py``) it made 3 more tiles of 2,834 ask, and none on the empty sample tray,
+    whose rail's two has a border but no outline; things with an outline of their own ask (on the
+    measure-only bartekbanachowicz tiles 7 more of 289: a brick, a cloth, print, maps). A six has
+    no outline measured (``vision.faces.OUTLINE_MIN`` tells why) and is never such a die."""
     g = face.features
     # written so that a measurement that is missing or not a number vouches for nothing
     return bool(
-        g.get("outline", -1.0) >= OUTLINE_MIN
+        face.value is not None
+        and 2 <= face.value <= 5
+        and g.get("outline", -1.0) >= OUTLINE_MIN
         and g.get("outline_second", -1.0) >= OUTLINE_SIDE_MIN
         and g.get("outline_pair", -1.0) >= OUTLINE_PAIR_MIN
     )
@@ -317,10 +335,6 @@ def read(
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
     dotted = {i for i in keep if _in_a_pattern(faces[i])}
-    # Faces the die model doubts but does not rule out are reported as possible dice that ask
-    # (POSSIBLE_DIE): never accepted, never flagged cocked or off the table, and left out of the
-    # table's plane and the playing area.
-    possible = _possible_dice(faces, p_die, thr_die, keep)
     # The table plane, the playing area and the surfaces are judged on the other faces alone.
     solid = [i for i in keep if i not in dotted]
     kept = [faces[i] for i in solid]
@@ -336,11 +350,18 @@ def read(
     else:
         poly = geometry.find_playing_area(work, gray)
     off = geometry.off_table_flags(kept, poly, given=area is not None)
-    if possible and geometry.area_holds(kept, poly, given=area is not None):
-        # ... and not looked for off the playing area (given, or found where the dice lie)
-        doubted = sorted(possible)
-        outside = geometry.outside_area([faces[i] for i in doubted], poly)
-        possible -= {i for i, o in zip(doubted, outside, strict=True) if o}
+    # Faces the die model doubts but does not rule out are reported as possible dice that ask
+    # (POSSIBLE_DIE, and a die alone: _outlined): never accepted, never flagged cocked or off the
+    # table, left out of the table's plane and the playing area, and not looked for off the
+    # playing area (given, or found where the dice lie).
+    holds = geometry.area_holds(kept, poly, given=area is not None)
+    possible = _possible_dice(
+        faces,
+        p_die,
+        thr_die,
+        keep,
+        (lambda idx: geometry.outside_area([faces[i] for i in idx], poly)) if holds else None,
+    )
     if area is None:
         off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
