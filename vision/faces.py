@@ -1000,6 +1000,21 @@ OUTLINE_SIDE_MIN = 0.007
 #: measures a camera's noise, about 0.1 sigma / contrast (the review): two lines on cloth, or with
 #: faint dots, pass about one time in three.
 OUTLINE_PAIR_MIN = 0.005
+
+
+def die_outlined(f: dict, *, border: bool) -> bool:
+    """Whether a face's measurements (``f``) show a die around its pips: an outline over the ring
+    (or, with ``border``, a border of another colour than the face's) of :data:`OUTLINE_MIN`, along
+    two sides (:data:`OUTLINE_SIDE_MIN`) and two that meet (:data:`OUTLINE_PAIR_MIN`). Written so
+    that a measurement that is missing or not a number vouches for nothing."""
+    around = f.get("outline", -1.0) >= OUTLINE_MIN
+    if border:
+        around = around or f.get("border_contrast", -1.0) >= OUTLINE_MIN
+    return bool(
+        around
+        and f.get("outline_second", -1.0) >= OUTLINE_SIDE_MIN
+        and f.get("outline_pair", -1.0) >= OUTLINE_PAIR_MIN
+    )
 #: How far along a side, in half-sides from its middle, its part of the ring reaches for
 #: ``outline_pair``: as far as the face does, short of the ring's corners.
 OUTLINE_MIDDLE = 0.8
@@ -1720,14 +1735,7 @@ def _features(
         f["outline_second"] = float(np.sort(sides)[-2])
         # ... and on two that meet at a corner; two parallel lines, on two opposite ones
         f["outline_pair"] = outline_pair(middles)
-        # written so that a measurement that is not a number vouches for nothing
-        f["no_outline"] = float(
-            not (
-                (f["outline"] >= OUTLINE_MIN or f["border_contrast"] >= OUTLINE_MIN)
-                and f["outline_second"] >= OUTLINE_SIDE_MIN
-                and f["outline_pair"] >= OUTLINE_PAIR_MIN
-            )
-        )
+        f["no_outline"] = float(not die_outlined(f, border=True))
     f["patch"] = face_patch(gray, frame, centre, face_g, pol, c_med)
     f["edge_alignment"] = edge_alignment(gray, frame, centre, value, edges)
     # How far the face's outline reaches beyond the photo, in half-sides: a die cut by the edge

@@ -21,11 +21,9 @@ import numpy as np
 
 from vision import geometry
 from vision.faces import (
-    OUTLINE_MIN,
-    OUTLINE_PAIR_MIN,
-    OUTLINE_SIDE_MIN,
     FaceCandidate,
     describe,
+    die_outlined,
     group_pips,
     lattice,
     suppress_overlaps,
@@ -175,7 +173,8 @@ def _possible_dice(
     """The faces to report as possible dice (:data:`POSSIBLE_DIE`): read as 2-6, not
     a side face beyond another face (``face_beyond``), not part of a dotted pattern, not by a
     reported face or a likelier possible die (:data:`SAME_DIE_REACH`), and not ``outside`` the
-    playing area (given: for a list of face indices, whether each lies outside it). When that
+    playing area (given: for a list of face indices, whether each lies outside it; asked only
+    when there are faces to ask about). When that
     leaves nothing to report at all, the faces of such a die alone (:func:`_outlined`), whatever
     their p(die), and not outside the area either."""
     may_be = [
@@ -203,8 +202,8 @@ def _possible_dice(
 def _outlined(face: FaceCandidate) -> bool:
     """A die alone: a face of 2-5 pips with a die's outline around it, measured on its own
     (``outline``, not the border's colour, which a tray's rail or a sheet's edge has as well),
-    along two sides at least and two that meet (the bounds of ``no_outline``:
-    :data:`vision.faces.OUTLINE_MIN`, ``OUTLINE_SIDE_MIN``, ``OUTLINE_PAIR_MIN``).
+    along two sides at least and two that meet (:func:`vision.faces.die_outlined`, as the guard
+    ``no_outline`` measures it, but without the border).
 
     A photo in which nothing else is reported reports such faces as possible dice, whatever their
     p(die): a throw of one die, or of dice the die model doubts below :data:`POSSIBLE_DIE` (a die
@@ -215,14 +214,10 @@ def _outlined(face: FaceCandidate) -> bool:
     whose rail's two has a border but no outline; things with an outline of their own ask (on the
     measure-only bartekbanachowicz tiles 7 more of 289: a brick, a cloth, print, maps). A six has
     no outline measured (``vision.faces.OUTLINE_MIN`` tells why) and is never such a die."""
-    g = face.features
-    # written so that a measurement that is missing or not a number vouches for nothing
-    return bool(
+    return (
         face.value is not None
         and 2 <= face.value <= 5
-        and g.get("outline", -1.0) >= OUTLINE_MIN
-        and g.get("outline_second", -1.0) >= OUTLINE_SIDE_MIN
-        and g.get("outline_pair", -1.0) >= OUTLINE_PAIR_MIN
+        and die_outlined(face.features, border=False)
     )
 
 
@@ -354,14 +349,12 @@ def read(
     # (POSSIBLE_DIE, and a die alone: _outlined): never accepted, never flagged cocked or off the
     # table, left out of the table's plane and the playing area, and not looked for off the
     # playing area (given, or found where the dice lie).
-    holds = geometry.area_holds(kept, poly, given=area is not None)
-    possible = _possible_dice(
-        faces,
-        p_die,
-        thr_die,
-        keep,
-        (lambda idx: geometry.outside_area([faces[i] for i in idx], poly)) if holds else None,
-    )
+    def outside(idx: list[int]) -> np.ndarray:
+        if not geometry.area_holds(kept, poly, given=area is not None):
+            return np.zeros(len(idx), bool)
+        return geometry.outside_area([faces[i] for i in idx], poly)
+
+    possible = _possible_dice(faces, p_die, thr_die, keep, outside)
     if area is None:
         off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
