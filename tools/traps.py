@@ -294,12 +294,17 @@ class Scene:
     top_faces: list[np.ndarray] = field(default_factory=list)
     feet: list[np.ndarray] = field(default_factory=list)  # each die's base on the table (cm)
 
+    @property
+    def tops_seen(self) -> list[np.ndarray]:
+        """Each die's top face in the image, or its silhouette when top faces are not kept."""
+        return self.top_faces or self.silhouettes
+
     def die_at(self, point) -> int | None:
         """The die a reported centre is on: of the silhouettes holding it, the one whose top
         face holds it or is nearest (two dice's silhouettes overlap at a slant, where the near
         die hides part of the far one's sides); None on no die."""
         pt = (float(point[0]), float(point[1]))
-        tops = self.top_faces or self.silhouettes
+        tops = self.tops_seen
         holding = [k for k, sil in enumerate(self.silhouettes) if cv2.pointPolygonTest(
             sil.astype(np.float32).reshape(-1, 1, 2), pt, False) >= 0]
         return max(holding, key=lambda k: cv2.pointPolygonTest(
@@ -632,8 +637,8 @@ def main(argv: list[str] | None = None) -> int:
                                           "silent_throw": o.silent_throw})
                 crops += [_crop(sc, c, v, k) for c, v, k in o.errors][:2]
                 if o.silent_throw:  # and the dice whose loss nothing asked about
-                    tops = sc.top_faces or sc.silhouettes
-                    crops += [_crop(sc, tops[k].mean(axis=0), sc.tops[k], "missed, unasked")
+                    crops += [_crop(sc, sc.tops_seen[k].mean(axis=0), sc.tops[k],
+                                    "missed, unasked")
                               for k in o.missed_dice][:2]
         report["families"][fam] = {"rows": {k: dict(v) for k, v in sorted(tots.items())},
                                    "scenes_with_error": scenes_with_error}

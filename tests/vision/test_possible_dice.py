@@ -10,10 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.doubt import set_p_die
+from tests.vision.doubt import doubted_p, set_p_die
 from vision import faces as faces_mod
 from vision import pipeline
-from vision.model import default_model
 from vision.pipeline import read
 from vision.reading import UNCERTAIN
 
@@ -215,7 +214,7 @@ def test_a_die_alone_is_looked_for_only_when_no_possible_die_is_left_in_the_area
     img = _image(SAMPLES / "kamilpiechowiak-53.jpg")
     h = img.shape[0]
     real = pipeline.score
-    floor = (pipeline.POSSIBLE_DIE + default_model().die_threshold) / 2
+    floor = doubted_p()
 
     def first_at_floor(faces, model):
         p_die, p_val = real(faces, model)
