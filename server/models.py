@@ -346,12 +346,15 @@ class TypedThrowIn(BaseModel):
 
 
 class DieFix(BaseModel):
-    """The face the scorer tapped for one die of the reading."""
+    """The face the scorer tapped for one die of the reading, or null: no die there (a possible
+    die that is a speck, a shadow or a pattern of the table)."""
 
     model_config = ConfigDict(extra="forbid")
 
     index: int = Field(ge=0, le=63, description="the die's index in the reading")
-    value: int = Field(ge=1, le=6)
+    value: int | None = Field(
+        ge=1, le=6, description="the face it shows; null: it is no die"
+    )
 
 
 class ConfirmIn(BaseModel):

@@ -63,11 +63,12 @@ def overlay(
     image: np.ndarray,
     reading: dict[str, Any],
     faces: list[int] | None = None,
-    corrected: dict[int, int] | None = None,
+    corrected: dict[int, int | None] | None = None,
 ) -> bytes:
     """A JPEG of the photo with each die's box, value and flag drawn on it.
 
-    ``corrected`` maps a die's index to the face the scorer told, drawn beside the value read.
+    ``corrected`` maps a die's index to the face the scorer told, drawn beside the value read
+    (None: the scorer said there is no die there).
     """
     out = image.copy()
     h, w = out.shape[:2]
@@ -81,7 +82,9 @@ def overlay(
         cv2.rectangle(out, (x, y), (x + bw, y + bh), colour, thick)
         value = die.get("value")
         label = "?" if value is None else str(value)
-        if i in corrected and corrected[i] != value:
+        if i in corrected and corrected[i] is None:
+            label = f"{label}->no die"
+        elif i in corrected and corrected[i] != value:
             label = f"{label}->{corrected[i]}"
         elif kind == UNCERTAIN:
             label += "?"

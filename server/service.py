@@ -261,6 +261,7 @@ class Games:
                     f"throw {n} is in play already: undo it to change its faces", status=409
                 )
             self._check(record, events, [{"roll": list(faces)}])
+            _check_fixes(throw.reading, dice or [])
             read = sorted(throw.reading["values"]) if throw.reading else []
             notes: tuple[NewNote, ...] = ()
             if sorted(faces) != read or dice:
@@ -472,6 +473,21 @@ def _player_of(
     if first is None:
         first = sum(1 for e in events if e.created_at <= throw.created_at)
     return players[first]
+
+
+def _check_fixes(reading: dict[str, Any] | None, dice: list[dict[str, Any]]) -> None:
+    """The tapped dice must be dice of the reading, each tapped once."""
+    count = len(reading["dice"]) if reading else 0
+    for d in dice:
+        if d["index"] >= count:
+            raise ApiError(
+                f"die {d['index']} is not in the reading: it has {count} "
+                + ("die" if count == 1 else "dice"),
+                status=422,
+            )
+    indices = [d["index"] for d in dice]
+    if len(set(indices)) != len(indices):
+        raise ApiError("a die is tapped twice: send one face (or null) per die", status=422)
 
 
 def _problem(reading: dict[str, Any], dice_expected: int) -> str | None:

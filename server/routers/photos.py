@@ -58,11 +58,11 @@ async def overlay(game_id: GameId, n: ThrowNo, games: Service) -> Response:
             raise ApiError(f"throw {n} was typed: it has no photo", status=409)
         data, _ = games.store.photo(throw.photo_sha256)
         image = games.reader.decode(data)
-        fixed: dict[int, int] = {}
+        fixed: dict[int, int | None] = {}
         for note in throw.notes:
             if note.kind == "correction":
                 for d in note.data.get("dice", []):
-                    fixed[int(d["index"])] = int(d["value"])
+                    fixed[int(d["index"])] = None if d["value"] is None else int(d["value"])
         return photos.overlay(image, throw.reading, corrected=fixed)
 
     return Response(

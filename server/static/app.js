@@ -384,6 +384,10 @@ function typeCard(game, act) {
     h("p", { class: "muted" }, "Chosen (tap one to remove):"), shown, h("div", { class: "row" }, go));
 }
 
+/** The scorer's answer for an unsure die that is no die at all (a speck, a shadow, a pattern):
+ * sent as a null face, and left out of the faces played. */
+const NO_DIE = "none";
+
 /** The photo with boxes and values drawn over it; uncertain dice can be tapped. */
 function photoOverlay(t, fixes, onTap) {
   const r = t.reading;
@@ -395,8 +399,8 @@ function photoOverlay(t, fixes, onTap) {
     const [x, y, w, hgt] = d.box;
     const flag = ["cocked", "off_table", "uncertain"].find((f) => d.flags.includes(f)) || "ok";
     const fixed = fixes[i];
-    const cls = fixed ? "fixed" : flag;
-    let label = fixed ? `${fixed}` : d.value === null ? "?" : String(d.value);
+    const cls = fixed === NO_DIE ? "nodie" : fixed ? "fixed" : flag;
+    let label = fixed === NO_DIE ? "no die" : fixed ? `${fixed}` : d.value === null ? "?" : String(d.value);
     if (flag === "cocked") label += " cocked: throw again";
     else if (flag === "off_table") label += " off table: throw again";
     else if (flag === "uncertain" && !fixed) label += "?";
@@ -418,7 +422,7 @@ function pendingCard(game, t, scorer, act) {
   card.append(h("h3", {}, `Throw ${t.n}`, t.player ? ` · ${t.player}` : "", " ",
     h("span", { class: `tag ${t.status}`, testid: "throw-status" }, t.status)));
   const fixes = {};
-  for (const c of t.corrections || []) if (!c.undone) for (const d of c.data.dice || []) fixes[d.index] = d.value;
+  for (const c of t.corrections || []) if (!c.undone) for (const d of c.data.dice || []) fixes[d.index] = d.value ?? NO_DIE;
   if (t.reading) {
     const again = t.reading.rethrow;
     const picker = h("div", { class: "picker", testid: "fix-picker" });
@@ -428,6 +432,7 @@ function pendingCard(game, t, scorer, act) {
       // the faces the scorer confirms: every unflagged die, with the tapped faces for unsure ones
       const out = [];
       t.reading.dice.forEach((d, i) => {
+        if (fixes[i] === NO_DIE) return;
         if (fixes[i]) out.push(fixes[i]);
         else if (!d.flags.length && d.value !== null) out.push(d.value);
       });
@@ -445,7 +450,10 @@ function pendingCard(game, t, scorer, act) {
           h("span", { class: "grow" }, `Die ${i + 1} (amber box, read ${d.value ?? "?"}) shows:`),
           [1, 2, 3, 4, 5, 6].map((v) => h("button", { class: `facebtn ${fixes[i] === v ? "on" : ""}`,
             "aria-label": `die ${i + 1} shows ${v}`, "aria-pressed": fixes[i] === v ? "true" : "false",
-            testid: `fix-${i}-${v}`, onclick: () => { fixes[i] = v; draw(); } }, die(v))));
+            testid: `fix-${i}-${v}`, onclick: () => { fixes[i] = v; draw(); } }, die(v))),
+          h("button", { class: `nodiebtn ${fixes[i] === NO_DIE ? "on" : ""}`,
+            "aria-label": `die ${i + 1} is no die`, "aria-pressed": fixes[i] === NO_DIE ? "true" : "false",
+            testid: `fix-${i}-none`, onclick: () => { fixes[i] = NO_DIE; draw(); } }, "No die"));
       }).filter(Boolean) : []));
     }
     function ask(i) {
@@ -457,7 +465,7 @@ function pendingCard(game, t, scorer, act) {
       confirm = h("button", { class: "primary", testid: "confirm",
         onclick: () => act(() => api("POST", `/api/games/${id}/throws/${t.n}/confirm`, {
           faces: faces(),
-          dice: Object.entries(fixes).map(([i, v]) => ({ index: Number(i), value: v })),
+          dice: Object.entries(fixes).map(([i, v]) => ({ index: Number(i), value: v === NO_DIE ? null : v })),
         }, { gameId: id })) }, "These are the faces: play them");
     }
     card.append(overlayBox);
@@ -606,8 +614,12 @@ async function showDispute(id, n) {
       h("p", {}, h("a", { href: t.photo_url, target: "_blank", rel: "noopener", class: "button" }, "The photo as taken")));
   }
   if (t.reading) {
-    left.append(h("table", { class: "dice-read" }, h("tr", {}, h("th", {}, "#"), h("th", {}, "face"), h("th", {}, "confidence"), h("th", {}, "flags")),
-      t.reading.dice.map((d, i) => h("tr", {}, h("td", {}, i + 1), h("td", {}, d.value ?? "?"), h("td", {}, d.confidence.toFixed(2)), h("td", {}, d.flags.join(", ") || "—")))));
+    // what the scorer tapped for each die, by the standing correction
+    const said = {};
+    for (const c of t.corrections) if (!c.undone) for (const d of c.data.dice || []) said[d.index] = d.value === null ? "no die" : String(d.value);
+    left.append(h("table", { class: "dice-read" }, h("tr", {}, h("th", {}, "#"), h("th", {}, "face"), h("th", {}, "confidence"), h("th", {}, "flags"), h("th", {}, "scorer")),
+      t.reading.dice.map((d, i) => h("tr", {}, h("td", {}, i + 1), h("td", {}, d.value ?? "?"), h("td", {}, d.confidence.toFixed(2)), h("td", {}, d.flags.join(", ") || "—"),
+        h("td", { testid: `scorer-said-${i}` }, said[i] ?? "—")))));
   }
   const reread = h("div", { testid: "reread" });
   if (t.reading) {

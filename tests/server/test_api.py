@@ -163,6 +163,52 @@ def test_corrections_are_recorded_beside_the_reading(client, reader):
     assert not np.array_equal(img, cv2.imdecode(np.frombuffer(photo, np.uint8), 1))
 
 
+def test_a_possible_die_the_scorer_says_is_no_die(client, reader, db):
+    """A null face in ``dice``: the scorer says a die of the reading is none (a speck read as a
+    possible die). It is recorded beside the reading and drawn on the overlay; a die that is not
+    in the reading, or one tapped twice, is refused with nothing stored."""
+    gid, auth = new_game(client)
+    photo = reader.shows(
+        photo_of([1, 5, 3, 3, 3, 2], seed=3),
+        reading_of([1, 5, 3, 3, 3, 2, 4], {6: ("uncertain",)}),
+    )
+    t = post_photo(client, gid, auth, photo).json()["throw"]
+    assert t["status"] == "confirm" and "uncertain" in t["problem"]
+    before = stored(db)
+    for dice, why in [
+        ([{"index": 7, "value": None}], "not in the reading: it has 7 dice"),
+        ([{"index": 6, "value": None}, {"index": 6, "value": 4}], "tapped twice"),
+    ]:
+        r = client.post(
+            f"/api/games/{gid}/throws/1/confirm",
+            json={"faces": [1, 5, 3, 3, 3, 2], "dice": dice},
+            headers=auth,
+        )
+        assert r.status_code == 422 and why in r.json()["error"], r.text
+    for fix in [{"index": 6, "value": 0}, {"index": 6}, {"index": 6, "value": "none"}]:
+        r = client.post(
+            f"/api/games/{gid}/throws/1/confirm",
+            json={"faces": [1, 5, 3, 3, 3, 2], "dice": [fix]},
+            headers=auth,
+        )
+        assert r.status_code == 422, (fix, r.text)
+    assert stored(db) == before
+    r = client.post(
+        f"/api/games/{gid}/throws/1/confirm",
+        json={"faces": [1, 5, 3, 3, 3, 2], "dice": [{"index": 6, "value": None}]},
+        headers=auth,
+    )
+    assert r.status_code == 201, r.text
+    t = client.get(f"/api/games/{gid}/throws/1").json()
+    [c] = t["corrections"]
+    assert c["data"]["dice"] == [{"index": 6, "value": None}]
+    assert c["data"]["faces"] == [1, 2, 3, 3, 3, 5] and t["options"]["max"] == 450
+    assert t["reading"]["dice"][6]["value"] == 4  # the reading is never overwritten
+    # the overlay draws the scorer's "no die" beside the 4 read there
+    r = client.get(f"/api/games/{gid}/throws/1/overlay")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg"
+
+
 def test_cocked_die_asks_for_a_new_throw_and_nothing_enters_the_game(client, reader):
     gid, auth = new_game(client)
     photo = reader.shows(

@@ -156,18 +156,18 @@ def _no_overflow(page, width: int) -> None:
 
 
 def test_starter_unsure_die_claim_and_classic_marks(live, tmp_path):
-    """The page's helpers: who starts, tapping the face of an unsure die, checking a claimed
-    score, and classic-1990's mouseholes on the sheet."""
+    """The page's helpers: who starts, tapping the face of an unsure die, saying a possible die
+    is no die, checking a claimed score, and classic-1990's mouseholes on the sheet."""
     import httpx
     from playwright.sync_api import expect, sync_playwright
 
     base, _, reader = live
-    # a photo whose last die the reader is unsure of
+    # a photo whose last die the reader is unsure of, and a seventh "die" that is a speck
     unsure = tmp_path / "unsure.jpg"
     unsure.write_bytes(
         reader.shows(
             photo_of([1, 5, 5, 2, 3, 1], seed=33),
-            reading_of([1, 5, 5, 2, 3, 6], {5: ("uncertain",)}),
+            reading_of([1, 5, 5, 2, 3, 6, 2], {5: ("uncertain",), 6: ("uncertain",)}),
         )
     )
     with sync_playwright() as p:
@@ -198,6 +198,13 @@ def test_starter_unsure_die_claim_and_classic_marks(live, tmp_path):
             expect(page.get_by_test_id("problem")).to_contain_text("uncertain")
             expect(page.get_by_test_id("confirm")).to_be_disabled()
             page.get_by_test_id("fix-5-1").click()
+            # the speck read as a 2: tapped as a face it is a seventh die, then said to be none
+            page.get_by_test_id("fix-6-2").click()
+            expect(page.get_by_test_id("read-faces")).to_have_attribute("data-faces", "1552312")
+            expect(page.get_by_test_id("confirm")).to_be_disabled()
+            page.get_by_test_id("fix-6-none").click()
+            expect(page.get_by_test_id("fix-6-none")).to_have_attribute("aria-pressed", "true")
+            expect(page.locator("[data-die='6'] text")).to_have_text("no die")
             expect(page.get_by_test_id("read-faces")).to_have_attribute("data-faces", "155231")
             page.get_by_test_id("confirm").click()
             expect(page.get_by_test_id("max-points")).to_have_text("300")
@@ -208,8 +215,16 @@ def test_starter_unsure_die_claim_and_classic_marks(live, tmp_path):
             expect(page.get_by_test_id("turn-points")).to_have_text("300")
             gid = page.url.split("#/game/")[1].split("/")[0]
             t = httpx.get(f"{base}/api/games/{gid}/throws/1").json()
-            assert t["corrections"][0]["data"]["dice"] == [{"index": 5, "value": 1}]
+            assert t["corrections"][0]["data"]["dice"] == [
+                {"index": 5, "value": 1},
+                {"index": 6, "value": None},
+            ]
             assert t["reading"]["dice"][5]["value"] == 6
+            # the dispute view says what the scorer tapped for each die
+            page.goto(f"{base}/#/game/{gid}/throw/1")
+            expect(page.get_by_test_id("scorer-said-5")).to_have_text("1")
+            expect(page.get_by_test_id("scorer-said-6")).to_have_text("no die")
+            expect(page.get_by_test_id("scorer-said-0")).to_have_text("—")
 
             # classic-1990: a 6-dice zilch is a black mousehole on the sheet's own scale
             g = httpx.post(
