@@ -1695,7 +1695,14 @@ def _features(
             gap = np.linalg.norm(around.xy[:, None] - pips.xy[idx][None], axis=2).min(axis=1)
             f["pips_unread"] = float((like & (reach < 0.95) & (gap > rmed)).sum())
             # like blobs just outside the face: a polka-dot cloth or a mesh, not a die on a table
-            f["pips_around"] = float(((reach > 1.05) & (reach < 2.0) & like).sum())
+            ring = (reach > 1.05) & (reach < 2.0) & like
+            f["pips_around"] = float(ring.sum())
+            # ... on two opposite sides of the face: a die's own side faces, seen at a slant, lie
+            # beyond one side of its top face or two that meet, never beyond two opposite ones
+            side = (around.xy[ring] - centre) @ inv.T  # in half-sides, along the face's axes
+            f["pips_around_opposite"] = float(
+                bool(((side > 1.05).any(axis=0) & (side < -1.05).any(axis=0)).any())
+            )
     else:
         f["empty_cells_worst"] = 1.0
         f["empty_cells_mean"] = 1.0

@@ -183,7 +183,7 @@ def _possible_dice(
         if f.value is not None
         and f.value >= 2
         and not f.features.get("face_beyond", 0)
-        and not _in_a_pattern(f)
+        and not _around_a_pattern(f)
     ]
 
     def inside(idx: set[int]) -> set[int]:
@@ -248,6 +248,17 @@ def _in_a_pattern(face: FaceCandidate) -> bool:
     if len(face.pips) == 1:
         return face.features.get("like_blobs_near", 0) >= PATTERN_NEIGHBOURS_ONE
     return face.features.get("pips_around", 0) >= PATTERN_NEIGHBOURS
+
+
+def _around_a_pattern(face: FaceCandidate) -> bool:
+    """Part of a dotted pattern, as :func:`_in_a_pattern` says, with its like pips around it on
+    two opposite sides (``pips_around_opposite``): the pips of a die's own side faces, seen at a
+    slant, lie beyond one side of its top face or two that meet, and a possible die is not lost
+    to them (``make traps``: a 2 alone 44 degrees off straight down, read as no die, the
+    forty-ninth pass). A face the die model keeps asks whenever it is :func:`_in_a_pattern`."""
+    if len(face.pips) == 1:
+        return _in_a_pattern(face)
+    return _in_a_pattern(face) and bool(face.features.get("pips_around_opposite", 1.0))
 
 
 @lru_cache(maxsize=1)

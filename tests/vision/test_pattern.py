@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 import vision.pipeline as pipeline
+from tests.vision.doubt import set_p_die
 from vision import read
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
@@ -57,3 +58,54 @@ def test_the_dots_around_a_face_are_counted_beyond_the_strongest_blobs(monkeypat
     assert pipeline._in_a_pattern(faces[0])
     reading = read(polka_dots())
     assert reading.values == []
+
+
+def die_with_side_faces(opposite: bool) -> np.ndarray:
+    """A white die's top face showing 2 (80 px, at 300, 200) on a green table, with a side face of
+    six squeezed pips beyond its lower side, as a slanted camera sees it; with ``opposite``, a
+    second such strip beyond its upper side too, which no die shows (two opposite side faces)."""
+    img = np.full((480, 600, 3), (40, 90, 40), np.uint8)
+    cv2.rectangle(img, (260, 160), (340, 240), (235, 235, 235), -1)
+    for x, y in [(280, 180), (320, 220)]:
+        cv2.circle(img, (x, y), 8, (20, 20, 20), -1, cv2.LINE_AA)
+    for edge, d in [(240, 1)] + ([(160, -1)] if opposite else []):
+        y0, y1 = sorted((edge, edge + d * 40))
+        cv2.rectangle(img, (260, y0), (340, y1), (190, 190, 190), -1)
+        for yy in (edge + d * 12, edge + d * 28):
+            for x in (278, 300, 322):
+                cv2.ellipse(img, (x, yy), (8, 5), 0, 0, 360, (20, 20, 20), -1, cv2.LINE_AA)
+    return img
+
+
+def _the_two(img: np.ndarray):
+    faces, scale, *_ = pipeline.candidates(img)
+    [two] = [f for f in faces if f.value == 2]
+    assert np.allclose(np.asarray(two.center) / scale, (300, 200), atol=3)
+    return two
+
+
+def test_a_die_s_own_side_faces_are_no_dotted_pattern():
+    """Six like pips just beyond one side of a face make it part of a dotted pattern as the
+    die model's faces are judged (``_in_a_pattern``), but not as a possible die's
+    (``_around_a_pattern``): a die's side faces lie beyond one side of its top face or two that
+    meet. Beyond two opposite sides they are a pattern for both."""
+    one_side = _the_two(die_with_side_faces(opposite=False))
+    assert one_side.features["pips_around"] >= pipeline.PATTERN_NEIGHBOURS
+    assert one_side.features["pips_around_opposite"] == 0.0
+    assert pipeline._in_a_pattern(one_side) and not pipeline._around_a_pattern(one_side)
+    both = _the_two(die_with_side_faces(opposite=True))
+    assert both.features["pips_around"] >= pipeline.PATTERN_NEIGHBOURS
+    assert both.features["pips_around_opposite"] == 1.0
+    assert pipeline._in_a_pattern(both) and pipeline._around_a_pattern(both)
+
+
+def test_a_die_alone_with_its_side_face_asks(monkeypatch):
+    """Every face ruled out by the die model (p(die) under POSSIBLE_DIE): the 2 with its side
+    face is reported as a possible die (a die alone), and not read as no die; with like pips
+    beyond two opposite sides it is a dot of a pattern, and is not."""
+    set_p_die(monkeypatch, pipeline.POSSIBLE_DIE / 3)
+    [die] = read(die_with_side_faces(opposite=False)).dice
+    assert die.value == 2 and die.possible and "uncertain" in die.flags
+    assert np.allclose(die.center, (300, 200), atol=3)
+    reading = read(die_with_side_faces(opposite=True))
+    assert all(np.hypot(*np.subtract(d.center, (300, 200))) > 40 for d in reading.dice)
