@@ -246,7 +246,7 @@ class Games:
         return stored
 
     def confirm(
-        self, game_id: str, n: int, faces: list[int], dice: list[dict[str, int]] | None = None
+        self, game_id: str, n: int, faces: list[int], dice: list[dict[str, Any]] | None = None
     ) -> EventRecord:
         """The scorer's faces for a photo throw: a correction if they differ, then the roll."""
         Throw.parse(faces)

@@ -193,6 +193,7 @@ def test_a_possible_die_the_scorer_says_is_no_die(client, reader, db):
         )
         assert r.status_code == 422, (fix, r.text)
     assert stored(db) == before
+    plain = client.get(f"/api/games/{gid}/throws/1/overlay").content  # nothing tapped yet
     r = client.post(
         f"/api/games/{gid}/throws/1/confirm",
         json={"faces": [1, 5, 3, 3, 3, 2], "dice": [{"index": 6, "value": None}]},
@@ -207,6 +208,16 @@ def test_a_possible_die_the_scorer_says_is_no_die(client, reader, db):
     # the overlay draws the scorer's "no die" beside the 4 read there
     r = client.get(f"/api/games/{gid}/throws/1/overlay")
     assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg"
+    assert r.content != plain
+    # the roll undone and confirmed again with nothing tapped: the "no die" is drawn no more
+    assert event(client, gid, auth, undo=True).status_code == 201
+    r = client.post(
+        f"/api/games/{gid}/throws/1/confirm", json={"faces": [1, 5, 3, 3, 3, 2]}, headers=auth
+    )
+    assert r.status_code == 201, r.text
+    t = client.get(f"/api/games/{gid}/throws/1").json()
+    assert [c["undone"] for c in t["corrections"]] == [True]
+    assert client.get(f"/api/games/{gid}/throws/1/overlay").content == plain
 
 
 def test_cocked_die_asks_for_a_new_throw_and_nothing_enters_the_game(client, reader):
