@@ -174,7 +174,7 @@ def _possible_dice(
     a side face beyond another face (``face_beyond``), not part of a dotted pattern, not by a
     reported face or a likelier possible die (:data:`SAME_DIE_REACH`), and not ``outside`` the
     playing area (given: for a list of face indices, whether each lies outside it; asked only
-    when there are faces to ask about). When that
+    when there are faces to ask about; before the faces are kept apart). When that
     leaves nothing to report at all, the faces of such a die alone (:func:`_outlined`), whatever
     their p(die), and not outside the area either."""
     may_be = [
@@ -192,10 +192,12 @@ def _possible_dice(
         doubted = sorted(idx)
         return {i for i, o in zip(doubted, outside(doubted), strict=True) if not o}
 
-    floor = [i for i in may_be if POSSIBLE_DIE <= p_die[i] < thr_die]
-    out = inside(_apart(faces, p_die, floor, keep))
+    # off the area first: a possible die outside it must not keep one inside it from being
+    # reported, as the likelier of two faces of one die (_apart)
+    floor = inside({i for i in may_be if POSSIBLE_DIE <= p_die[i] < thr_die})
+    out = _apart(faces, p_die, sorted(floor), keep)
     if not keep and not out:
-        out = inside(_apart(faces, p_die, [i for i in may_be if _outlined(faces[i])], keep))
+        out = _apart(faces, p_die, sorted(inside({i for i in may_be if _outlined(faces[i])})), keep)
     return out
 
 

@@ -227,3 +227,34 @@ def test_a_die_alone_is_looked_for_only_when_no_possible_die_is_left_in_the_area
     inside = read(img, area=left)
     assert len(inside.dice) == 2 and all(d.possible and d.center[0] < 415 for d in inside.dice)
     assert inside.needs_confirmation
+
+
+def test_a_possible_die_off_the_area_does_not_hide_one_inside_it(monkeypatch):
+    """Two doubted faces within 1.5 half-sides (SAME_DIE_REACH), the likelier outside a given
+    playing area: the one inside is still reported (the area is applied before the faces are kept
+    apart; the forty-ninth pass's review: the throw read as its 5 alone, asking for nothing)."""
+    from tests.vision.test_pattern import die_with_side_faces
+
+    img = die_with_side_faces(opposite=False)  # a 2 at (300, 200), its side face below it
+    cv2.rectangle(img, (60, 300), (140, 380), (235, 235, 235), -1)  # a clear 5, far away
+    for x, y in [(80, 320), (120, 320), (100, 340), (80, 360), (120, 360)]:
+        cv2.circle(img, (x, y), 8, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.rectangle(img, (341, 188), (365, 212), (235, 235, 235), -1)  # a small 3 right of the 2
+    for x, y in [(347, 194), (353, 200), (359, 206)]:
+        cv2.circle(img, (x, y), 3, (20, 20, 20), -1, cv2.LINE_AA)
+    real = pipeline.score
+    p = doubted_p()
+
+    def score(faces, model):
+        p_die, p_val = real(faces, model)
+        p_die = p_die.copy()
+        for i, f in enumerate(faces):  # the 2 likelier than the 3, both doubted
+            if f.value in (2, 3):
+                p_die[i] = p + 0.05 if f.value == 2 else p - 0.05
+        return p_die, p_val
+
+    monkeypatch.setattr(pipeline, "score", score)
+    area = [(0, 280), (330, 280), (330, 0), (640, 0), (640, 480), (0, 480)]  # the 2 is off it
+    reading = read(img, area=area)
+    assert [(d.value, d.possible) for d in reading.dice if d.possible] == [(3, True)]
+    assert reading.needs_confirmation
