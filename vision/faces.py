@@ -1691,7 +1691,8 @@ def _features(
             # like blobs inside the face, among all the photo's blobs, that are not its pips (nor
             # a pip found twice): pips its layout does not hold (a five read as its three)
             like = _like(around.radius / (rmed + 1e-6), around.polarity, pol)
-            reach = np.abs((around.xy - centre) @ inv.T).max(axis=1)  # in half-sides
+            at = (around.xy - centre) @ inv.T  # in half-sides, along the face's axes
+            reach = np.abs(at).max(axis=1)
             gap = np.linalg.norm(around.xy[:, None] - pips.xy[idx][None], axis=2).min(axis=1)
             f["pips_unread"] = float((like & (reach < 0.95) & (gap > rmed)).sum())
             # like blobs just outside the face: a polka-dot cloth or a mesh, not a die on a table
@@ -1699,7 +1700,7 @@ def _features(
             f["pips_around"] = float(ring.sum())
             # ... on two opposite sides of the face: a die's own side faces, seen at a slant, lie
             # beyond one side of its top face or two that meet, never beyond two opposite ones
-            side = (around.xy[ring] - centre) @ inv.T  # in half-sides, along the face's axes
+            side = at[ring]
             f["pips_around_opposite"] = float(
                 bool(((side > 1.05).any(axis=0) & (side < -1.05).any(axis=0)).any())
             )

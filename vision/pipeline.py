@@ -257,9 +257,8 @@ def _around_a_pattern(face: FaceCandidate) -> bool:
     two opposite sides (``pips_around_opposite``): the pips of a die's own side faces, seen at a
     slant, lie beyond one side of its top face or two that meet, and a possible die is not lost
     to them (``make traps``: a 2 alone 44 degrees off straight down, read as no die, the
-    forty-ninth pass). A face the die model keeps asks whenever it is :func:`_in_a_pattern`."""
-    if len(face.pips) == 1:
-        return _in_a_pattern(face)
+    forty-ninth pass). A face the die model keeps asks whenever it is :func:`_in_a_pattern`.
+    For faces of two pips or more (possible dice), where ``pips_around`` counts the pattern."""
     return _in_a_pattern(face) and bool(face.features.get("pips_around_opposite", 1.0))
 
 
@@ -362,8 +361,12 @@ def read(
     # (POSSIBLE_DIE, and a die alone: _outlined): never accepted, never flagged cocked or off the
     # table, left out of the table's plane and the playing area, and not looked for off the
     # playing area (given, or found where the dice lie).
+    @lru_cache(maxsize=1)
+    def holds() -> bool:  # asked once, and only when there is a possible die to place
+        return geometry.area_holds(kept, poly, given=area is not None)
+
     def outside(idx: list[int]) -> np.ndarray:
-        if not geometry.area_holds(kept, poly, given=area is not None):
+        if not holds():
             return np.zeros(len(idx), bool)
         return geometry.outside_area([faces[i] for i in idx], poly)
 

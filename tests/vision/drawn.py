@@ -100,3 +100,20 @@ def rules_of(face: FaceCandidate) -> set[str]:
     """The rules and guards (vision.gate.REFUSALS) that refuse ``face``."""
     row = rule_values([face.features])[0]
     return {name for name, v in zip(REFUSALS, row, strict=True) if v > 0}
+
+
+def die_with_side_faces(opposite: bool) -> np.ndarray:
+    """A white die's top face showing 2 (80 px, at 300, 200) on a green table, with a side face of
+    six squeezed pips beyond its lower side, as a slanted camera sees it; with ``opposite``, a
+    second such strip beyond its upper side too, which no die shows (two opposite side faces)."""
+    img = np.full((480, 600, 3), (40, 90, 40), np.uint8)
+    cv2.rectangle(img, (260, 160), (340, 240), (235, 235, 235), -1)
+    for x, y in [(280, 180), (320, 220)]:
+        cv2.circle(img, (x, y), 8, (20, 20, 20), -1, cv2.LINE_AA)
+    for edge, d in [(240, 1)] + ([(160, -1)] if opposite else []):
+        y0, y1 = sorted((edge, edge + d * 40))
+        cv2.rectangle(img, (260, y0), (340, y1), (190, 190, 190), -1)
+        for yy in (edge + d * 12, edge + d * 28):
+            for x in (278, 300, 322):
+                cv2.ellipse(img, (x, yy), (8, 5), 0, 0, 360, (20, 20, 20), -1, cv2.LINE_AA)
+    return img

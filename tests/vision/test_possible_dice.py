@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from tests.vision.doubt import doubted_p, set_p_die
+from tests.vision.drawn import die_with_side_faces
 from vision import faces as faces_mod
 from vision import pipeline
 from vision.pipeline import read
@@ -233,8 +234,6 @@ def test_a_possible_die_off_the_area_does_not_hide_one_inside_it(monkeypatch):
     """Two doubted faces within 1.5 half-sides (SAME_DIE_REACH), the likelier outside a given
     playing area: the one inside is still reported (the area is applied before the faces are kept
     apart; the forty-ninth pass's review: the throw read as its 5 alone, asking for nothing)."""
-    from tests.vision.test_pattern import die_with_side_faces
-
     img = die_with_side_faces(opposite=False)  # a 2 at (300, 200), its side face below it
     cv2.rectangle(img, (60, 300), (140, 380), (235, 235, 235), -1)  # a clear 5, far away
     for x, y in [(80, 320), (120, 320), (100, 340), (80, 360), (120, 360)]:
