@@ -449,8 +449,25 @@ def _note(note: NoteRecord, standing: set[int]) -> dict[str, Any]:
         "data": note.data,
         "created_at": note.created_at,
         "event_seq": note.event_seq,
-        "undone": note.event_seq is not None and note.event_seq not in standing,
+        "undone": _undone(note, standing),
     }
+
+
+def _undone(note: NoteRecord, standing: set[int]) -> bool:
+    """Whether the event a note came with was taken back (undone)."""
+    return note.event_seq is not None and note.event_seq not in standing
+
+
+def tapped_dice(throw: ThrowRecord, events: list[EventRecord]) -> dict[int, int | None]:
+    """The face the scorer tapped for each die of the reading, by the standing corrections (None:
+    no die there); a correction whose roll was undone counts no more."""
+    standing = engine.effective(events)
+    fixed: dict[int, int | None] = {}
+    for note in throw.notes:
+        if note.kind == "correction" and not _undone(note, standing):
+            for d in note.data.get("dice", []):
+                fixed[int(d["index"])] = None if d["value"] is None else int(d["value"])
+    return fixed
 
 
 def _faces_in_play(throw: ThrowRecord, events: list[EventRecord]) -> list[int] | None:
@@ -510,4 +527,4 @@ def _problem(reading: dict[str, Any], dice_expected: int) -> str | None:
     return None
 
 
-__all__ = ["Games"]
+__all__ = ["Games", "tapped_dice"]

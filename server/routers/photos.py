@@ -8,9 +8,10 @@ from fastapi import APIRouter, Path
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
-from server import engine, photos
+from server import photos
 from server.deps import GameId, Service, ThrowNo
 from server.errors import ApiError, responses
+from server.service import tapped_dice
 
 router = APIRouter(prefix="/api", tags=["photos"])
 
@@ -58,14 +59,8 @@ async def overlay(game_id: GameId, n: ThrowNo, games: Service) -> Response:
             raise ApiError(f"throw {n} was typed: it has no photo", status=409)
         data, _ = games.store.photo(throw.photo_sha256)
         image = games.reader.decode(data)
-        # the standing corrections only: one whose roll was undone is drawn no more (as the
-        # dispute view and the picker leave it out)
-        standing = engine.effective(games.store.events(game_id))
-        fixed: dict[int, int | None] = {}
-        for note in throw.notes:
-            if note.kind == "correction" and (note.event_seq is None or note.event_seq in standing):
-                for d in note.data.get("dice", []):
-                    fixed[int(d["index"])] = None if d["value"] is None else int(d["value"])
+        # the standing corrections only, as the dispute view and the picker show them
+        fixed = tapped_dice(throw, games.store.events(game_id))
         return photos.overlay(image, throw.reading, corrected=fixed)
 
     return Response(

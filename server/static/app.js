@@ -388,6 +388,14 @@ function typeCard(game, act) {
  * sent as a null face, and left out of the faces played. */
 const NO_DIE = "none";
 
+/** The face the scorer tapped for each die of a throw's reading (NO_DIE: none there), by its
+ * standing corrections (one whose roll was undone counts no more). */
+function tappedDice(t) {
+  const out = {};
+  for (const c of t.corrections || []) if (!c.undone) for (const d of c.data.dice || []) out[d.index] = d.value ?? NO_DIE;
+  return out;
+}
+
 /** The photo with boxes and values drawn over it; uncertain dice can be tapped. */
 function photoOverlay(t, fixes, onTap) {
   const r = t.reading;
@@ -421,8 +429,7 @@ function pendingCard(game, t, scorer, act) {
   const card = h("div", { class: "card", testid: "throw", "data-status": t.status });
   card.append(h("h3", {}, `Throw ${t.n}`, t.player ? ` · ${t.player}` : "", " ",
     h("span", { class: `tag ${t.status}`, testid: "throw-status" }, t.status)));
-  const fixes = {};
-  for (const c of t.corrections || []) if (!c.undone) for (const d of c.data.dice || []) fixes[d.index] = d.value ?? NO_DIE;
+  const fixes = tappedDice(t);
   if (t.reading) {
     const again = t.reading.rethrow;
     const picker = h("div", { class: "picker", testid: "fix-picker" });
@@ -614,12 +621,10 @@ async function showDispute(id, n) {
       h("p", {}, h("a", { href: t.photo_url, target: "_blank", rel: "noopener", class: "button" }, "The photo as taken")));
   }
   if (t.reading) {
-    // what the scorer tapped for each die, by the standing correction
-    const said = {};
-    for (const c of t.corrections) if (!c.undone) for (const d of c.data.dice || []) said[d.index] = d.value === null ? "no die" : String(d.value);
+    const tapped = tappedDice(t);
     left.append(h("table", { class: "dice-read" }, h("tr", {}, h("th", {}, "#"), h("th", {}, "face"), h("th", {}, "confidence"), h("th", {}, "flags"), h("th", {}, "scorer")),
       t.reading.dice.map((d, i) => h("tr", {}, h("td", {}, i + 1), h("td", {}, d.value ?? "?"), h("td", {}, d.confidence.toFixed(2)), h("td", {}, d.flags.join(", ") || "—"),
-        h("td", { testid: `scorer-said-${i}` }, said[i] ?? "—")))));
+        h("td", { testid: `scorer-said-${i}` }, tapped[i] === NO_DIE ? "no die" : tapped[i] ?? "—")))));
   }
   const reread = h("div", { testid: "reread" });
   if (t.reading) {
