@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 Points = int | float
 Face = Field(ge=1, le=6)
@@ -351,8 +351,9 @@ class DieFix(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    index: int = Field(ge=0, le=63, description="the die's index in the reading")
-    value: int | None = Field(
+    # strict: a true or a "3" is no die's index or face (a client that sends one has a bug)
+    index: StrictInt = Field(ge=0, le=63, description="the die's index in the reading")
+    value: StrictInt | None = Field(
         ge=1, le=6, description="the face it shows; null: it is no die"
     )
 

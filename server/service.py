@@ -493,13 +493,22 @@ def _player_of(
 
 
 def _check_fixes(reading: dict[str, Any] | None, dice: list[dict[str, Any]]) -> None:
-    """The tapped dice must be dice of the reading, each tapped once."""
-    count = len(reading["dice"]) if reading else 0
+    """The tapped dice must be unsure dice of the reading (the page offers a face, or "no die",
+    for those alone), each tapped once. The messages count dice from 1, as the page does."""
+    read = reading["dice"] if reading else []
+    count = len(read)
     for d in dice:
-        if d["index"] >= count:
+        i = d["index"]
+        if i >= count:
             raise ApiError(
-                f"die {d['index']} is not in the reading: it has {count} "
+                f"die {i + 1} (index {i}) is not in the reading: it has {count} "
                 + ("die" if count == 1 else "dice"),
+                status=422,
+            )
+        if "uncertain" not in read[i].get("flags", ()):
+            raise ApiError(
+                f"die {i + 1} (index {i}) was read without doubt: only an unsure die is tapped; "
+                "send the faces as the scorer sees them",
                 status=422,
             )
     indices = [d["index"] for d in dice]

@@ -450,8 +450,9 @@ function pendingCard(game, t, scorer, act) {
       const f = t.status === "rolled" && t.faces ? t.faces : faces();
       faceBox.replaceChildren(h("p", {}, t.status === "rolled" ? "In play: " : "Read: "), diceRow(f, "", "read-faces"));
       if (confirm) confirm.disabled = f.length !== t.dice_expected || again;
-      // every unsure die gets its own row of faces to tap (44 px targets, whatever the photo size)
-      picker.replaceChildren(...(scorer && t.status !== "rolled" ? t.reading.dice.map((d, i) => {
+      // every unsure die gets its own row of faces to tap (44 px targets, whatever the photo size);
+      // none when the throw must be thrown again: nothing of it is played
+      picker.replaceChildren(...(scorer && t.status !== "rolled" && !again ? t.reading.dice.map((d, i) => {
         if (!d.flags.includes("uncertain")) return null;
         return h("div", { class: "picker", testid: `fix-die-${i}` },
           h("span", { class: "grow" }, `Die ${i + 1} (amber box, read ${d.value ?? "?"}) shows:`),

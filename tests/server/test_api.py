@@ -166,7 +166,8 @@ def test_corrections_are_recorded_beside_the_reading(client, reader):
 def test_a_possible_die_the_scorer_says_is_no_die(client, reader, db):
     """A null face in ``dice``: the scorer says a die of the reading is none (a speck read as a
     possible die). It is recorded beside the reading and drawn on the overlay; a die that is not
-    in the reading, or one tapped twice, is refused with nothing stored."""
+    in the reading, a die read without doubt, or one tapped twice, is refused with nothing stored;
+    so is an index or a face that is not a whole number (true, "4")."""
     gid, auth = new_game(client)
     photo = reader.shows(
         photo_of([1, 5, 3, 3, 3, 2], seed=3),
@@ -176,7 +177,9 @@ def test_a_possible_die_the_scorer_says_is_no_die(client, reader, db):
     assert t["status"] == "confirm" and "uncertain" in t["problem"]
     before = stored(db)
     for dice, why in [
-        ([{"index": 7, "value": None}], "not in the reading: it has 7 dice"),
+        ([{"index": 7, "value": None}], "die 8 (index 7) is not in the reading: it has 7 dice"),
+        ([{"index": 0, "value": None}], "die 1 (index 0) was read without doubt"),
+        ([{"index": 2, "value": 4}], "die 3 (index 2) was read without doubt"),
         ([{"index": 6, "value": None}, {"index": 6, "value": 4}], "tapped twice"),
     ]:
         r = client.post(
@@ -185,7 +188,15 @@ def test_a_possible_die_the_scorer_says_is_no_die(client, reader, db):
             headers=auth,
         )
         assert r.status_code == 422 and why in r.json()["error"], r.text
-    for fix in [{"index": 6, "value": 0}, {"index": 6}, {"index": 6, "value": "none"}]:
+    for fix in [
+        {"index": 6, "value": 0},
+        {"index": 6},
+        {"index": 6, "value": "none"},
+        {"index": 6, "value": "4"},
+        {"index": 6, "value": True},
+        {"index": "6", "value": None},
+        {"index": 6.0, "value": 4},
+    ]:
         r = client.post(
             f"/api/games/{gid}/throws/1/confirm",
             json={"faces": [1, 5, 3, 3, 3, 2], "dice": [fix]},

@@ -162,6 +162,14 @@ def test_starter_unsure_die_claim_and_classic_marks(live, tmp_path):
     from playwright.sync_api import expect, sync_playwright
 
     base, _, reader = live
+    # a photo with a die both cocked and unsure: thrown again, with no face to tap
+    cocked = tmp_path / "cocked.jpg"
+    cocked.write_bytes(
+        reader.shows(
+            photo_of([1, 5, 5, 2, 3, 1], seed=32),
+            reading_of([1, 5, 5, 2, 3, 6], {5: ("cocked", "uncertain")}),
+        )
+    )
     # a photo whose last die the reader is unsure of, and a seventh "die" that is a speck
     unsure = tmp_path / "unsure.jpg"
     unsure.write_bytes(
@@ -194,6 +202,11 @@ def test_starter_unsure_die_claim_and_classic_marks(live, tmp_path):
             page.get_by_test_id("create").click()
             expect(page.get_by_test_id("current-player")).to_have_text("Doris")
 
+            page.get_by_test_id("photo-input").set_input_files(str(cocked))
+            expect(page.get_by_test_id("throw-again")).to_be_visible()
+            expect(page.locator("[data-die='5'] text")).to_have_text("6 cocked: throw again")
+            expect(page.get_by_test_id("fix-picker")).to_be_empty()
+            expect(page.get_by_test_id("confirm")).to_be_disabled()
             page.get_by_test_id("photo-input").set_input_files(str(unsure))
             expect(page.get_by_test_id("problem")).to_contain_text("uncertain")
             expect(page.get_by_test_id("confirm")).to_be_disabled()
@@ -214,14 +227,14 @@ def test_starter_unsure_die_claim_and_classic_marks(live, tmp_path):
             page.get_by_test_id("keep-1155").click()
             expect(page.get_by_test_id("turn-points")).to_have_text("300")
             gid = page.url.split("#/game/")[1].split("/")[0]
-            t = httpx.get(f"{base}/api/games/{gid}/throws/1").json()
+            t = httpx.get(f"{base}/api/games/{gid}/throws/2").json()  # 1: the cocked photo
             assert t["corrections"][0]["data"]["dice"] == [
                 {"index": 5, "value": 1},
                 {"index": 6, "value": None},
             ]
             assert t["reading"]["dice"][5]["value"] == 6
             # the dispute view says what the scorer tapped for each die
-            page.goto(f"{base}/#/game/{gid}/throw/1")
+            page.goto(f"{base}/#/game/{gid}/throw/2")
             expect(page.get_by_test_id("scorer-said-5")).to_have_text("1")
             expect(page.get_by_test_id("scorer-said-6")).to_have_text("no die")
             expect(page.get_by_test_id("scorer-said-0")).to_have_text("—")
