@@ -147,8 +147,9 @@ class _Clock:
 #: grid of like blobs (:func:`vision.faces.lattice`) is still dropped in
 #: :func:`candidates`: no die shows that.
 PATTERN_NEIGHBOURS_ONE = 3
-#: A face read as 2-6 that the die model gives a p(die) of at least this, under its own
-#: threshold (``DiceModel.die_threshold``), is reported as a *possible die* that asks
+#: A face read as 2-6 (or of no value: :func:`_possible_dice`) that the die model gives a p(die)
+#: of at least this, under its own threshold (``DiceModel.die_threshold``), is reported as a
+#: *possible die* that asks
 #: (``uncertain``, ``Die.possible``): below the die threshold a face used to be dropped
 #: unreported, and a die dropped is a throw read without it that asks for nothing. The die model
 #: learnt two tables, and on one it has not seen it can doubt every die of a throw
@@ -170,18 +171,19 @@ def _possible_dice(
     keep: list[int],
     outside: Callable[[list[int]], np.ndarray] | None = None,
 ) -> set[int]:
-    """The faces to report as possible dice (:data:`POSSIBLE_DIE`): read as 2-6, not
-    a side face beyond another face (``face_beyond``), not part of a dotted pattern, not by a
-    reported face or a likelier possible die (:data:`SAME_DIE_REACH`), and not ``outside`` the
-    playing area (given: for a list of face indices, whether each lies outside it; asked only
-    when there are faces to ask about; before the faces are kept apart). When that
+    """The faces to report as possible dice (:data:`POSSIBLE_DIE`): read as 2-6, or of no
+    value with two pips or more (a six with a side face's pip in its group, seen at a slant, was
+    read as no die: the fiftieth pass), not a side face beyond another face (``face_beyond``),
+    not part of a dotted pattern, not by a reported face or a likelier possible die
+    (:data:`SAME_DIE_REACH`), and not ``outside`` the playing area (given: for a list of face
+    indices, whether each lies outside it; asked only when there are faces to ask about; before
+    the faces are kept apart). When that
     leaves nothing to report at all, the faces of such a die alone (:func:`_outlined`), whatever
     their p(die), and not outside the area either."""
     may_be = [
         i
         for i, f in enumerate(faces)
-        if f.value is not None
-        and f.value >= 2
+        if (len(f.pips) >= 2 if f.value is None else f.value >= 2)
         and not f.features.get("face_beyond", 0)
         and not _around_a_pattern(f)
     ]
