@@ -198,8 +198,11 @@ def _possible_dice(
     # reported, as the likelier of two faces of one die (_apart)
     floor = inside({i for i in may_be if POSSIBLE_DIE <= p_die[i] < thr_die})
     out = _apart(faces, p_die, sorted(floor), keep)
-    if not keep and not out:
-        out = _apart(faces, p_die, sorted(inside({i for i in may_be if _outlined(faces[i])})), keep)
+    # a face of no value (a blob of pips over two objects, a logo) does not stand for a die
+    # alone: only a possible die with a value keeps them from being looked for
+    if not keep and all(faces[i].value is None for i in out):
+        alone = inside({i for i in may_be if _outlined(faces[i])})
+        out = _apart(faces, p_die, sorted(alone | out), keep)
     return out
 
 
@@ -229,10 +232,12 @@ def _apart(
     faces: list[FaceCandidate], p_die: np.ndarray, doubted: list[int], keep: list[int]
 ) -> set[int]:
     """Of the ``doubted`` faces, likeliest first, those not by a ``keep`` face or by one taken
-    before them (:data:`SAME_DIE_REACH`)."""
+    before them (:data:`SAME_DIE_REACH`). Faces of no value come after every face with one: their
+    half-side is their pips' spread, which over two objects reaches past a die beside them (the
+    fiftieth pass's review)."""
     out: set[int] = set()
     taken = list(keep)  # the reported faces, then the possible dice taken, likeliest first
-    for i in sorted(doubted, key=lambda k: -p_die[k]):
+    for i in sorted(doubted, key=lambda k: (faces[k].value is None, -p_die[k])):
         centre = faces[i].center
         if all(
             np.hypot(*(np.subtract(faces[k].center, centre))) >= SAME_DIE_REACH * faces[k].half_side

@@ -280,3 +280,50 @@ def test_a_face_of_no_value_may_be_a_die(monkeypatch):
     cv2.circle(lone, (200, 200), 9, (20, 20, 20), -1, cv2.LINE_AA)
     assert [len(f.pips) for f in pipeline.candidates(lone)[0]] == [1]
     assert read(lone).dice == ()
+
+
+def _six_and_a_pip(img: np.ndarray, at=(200, 200)) -> None:
+    """A white die at ``at`` (80 px) showing a six with a seventh pip: one face of no value."""
+    x0, y0 = at
+    cv2.rectangle(img, (x0 - 40, y0 - 40), (x0 + 40, y0 + 40), (235, 235, 235), -1)
+    for dx, dy in [(dx, dy) for dx in (-22, 22) for dy in (-22, 0, 22)] + [(0, 0)]:
+        cv2.circle(img, (x0 + dx, y0 + dy), 7, (20, 20, 20), -1, cv2.LINE_AA)
+
+
+def test_a_face_of_no_value_neither_hides_a_die_nor_the_dice_alone(monkeypatch):
+    """The fiftieth pass's review. A face of no value has the half-side of its pips' spread,
+    which over two objects reaches past a die beside it: it is kept apart after the faces with a
+    value, so a likelier blob does not hide a possible 3 within its reach. And it does not stand
+    for a die alone: with only such faces left, dice alone (:func:`pipeline._outlined`) are still
+    looked for."""
+    img = np.full((400, 600, 3), (40, 90, 40), np.uint8)
+    _six_and_a_pip(img)
+    cv2.rectangle(img, (244, 244), (274, 274), (235, 235, 235), -1)  # a small 3 by its corner
+    for x, y in [(251, 251), (259, 259), (267, 267)]:
+        cv2.circle(img, (x, y), 3, (20, 20, 20), -1, cv2.LINE_AA)
+    real = pipeline.score
+    p = doubted_p()
+
+    def blob_likelier(faces, model):
+        p_die, p_val = real(faces, model)
+        return np.array([p + 0.05 if f.value is None else p - 0.05 for f in faces]), p_val
+
+    monkeypatch.setattr(pipeline, "score", blob_likelier)
+    got = sorted((d.value or 0, d.possible) for d in read(img).dice)
+    assert got == [(0, True), (3, True)], got
+
+    img = np.full((400, 600, 3), (40, 90, 40), np.uint8)
+    _six_and_a_pip(img)
+    cv2.rectangle(img, (420, 160), (500, 240), (235, 235, 235), -1)  # a clear 3, far away
+    for x, y in [(438, 178), (460, 200), (482, 222)]:
+        cv2.circle(img, (x, y), 7, (20, 20, 20), -1, cv2.LINE_AA)
+    faces = pipeline.candidates(img)[0]
+    assert any(f.value == 3 and pipeline._outlined(f) for f in faces)  # a die alone
+
+    def three_ruled_out(faces, model):
+        p_die, p_val = real(faces, model)
+        return np.array([p if f.value is None else pipeline.POSSIBLE_DIE / 2 for f in faces]), p_val
+
+    monkeypatch.setattr(pipeline, "score", three_ruled_out)
+    got = sorted((d.value or 0, d.possible) for d in read(img).dice)
+    assert got == [(0, True), (3, True)], got
