@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.vision.doubt import doubted_p, set_p_die
-from tests.vision.drawn import die_with_side_faces
+from tests.vision.drawn import die_with_side_faces, drawn_dice
 from vision import faces as faces_mod
 from vision import pipeline
 from vision.pipeline import read
@@ -259,35 +259,26 @@ def test_a_possible_die_off_the_area_does_not_hide_one_inside_it(monkeypatch):
     assert reading.needs_confirmation
 
 
+#: A white die's six with a seventh pip, in its middle (80 px, pips as drawn.sharp_dice takes them):
+#: one face of no value.
+SIX_AND_A_PIP = [(dx, dy, 7) for dx in (-22, 22) for dy in (-22, 0, 22)] + [(0, 0, 7)]
+
+
 def test_a_face_of_no_value_may_be_a_die(monkeypatch):
     """A die's six with a seventh pip in its group (a side face's, at a slant: ``make traps``
     seed 102, a six alone 43 degrees off straight down) fits no layout and has no value. Doubted
     by the die model, it asks as a possible die of no value, and the throw is not read as no die.
     A lone pip doubted so is still left out (POSSIBLE_DIE)."""
-    img = np.full((400, 400, 3), (40, 90, 40), np.uint8)
-    cv2.rectangle(img, (160, 160), (240, 240), (235, 235, 235), -1)
-    six = [(x, y) for x in (178, 222) for y in (178, 200, 222)]
-    for x, y in six + [(200, 200)]:
-        cv2.circle(img, (x, y), 7, (20, 20, 20), -1, cv2.LINE_AA)
+    img = drawn_dice((400, 400), [((200, 200), 40, SIX_AND_A_PIP)])
     faces = pipeline.candidates(img)[0]
     assert [(f.value, len(f.pips)) for f in faces] == [(None, 7)]  # what the test is about
     set_p_die(monkeypatch)
     reading = read(img)
     assert [(d.value, d.possible, d.flags) for d in reading.dice] == [(None, True, (UNCERTAIN,))]
     assert reading.needs_confirmation and reading.values == []
-    lone = np.full((400, 400, 3), (40, 90, 40), np.uint8)
-    cv2.rectangle(lone, (160, 160), (240, 240), (235, 235, 235), -1)
-    cv2.circle(lone, (200, 200), 9, (20, 20, 20), -1, cv2.LINE_AA)
+    lone = drawn_dice((400, 400), [((200, 200), 40, [(0, 0, 9)])])
     assert [len(f.pips) for f in pipeline.candidates(lone)[0]] == [1]
     assert read(lone).dice == ()
-
-
-def _six_and_a_pip(img: np.ndarray, at=(200, 200)) -> None:
-    """A white die at ``at`` (80 px) showing a six with a seventh pip: one face of no value."""
-    x0, y0 = at
-    cv2.rectangle(img, (x0 - 40, y0 - 40), (x0 + 40, y0 + 40), (235, 235, 235), -1)
-    for dx, dy in [(dx, dy) for dx in (-22, 22) for dy in (-22, 0, 22)] + [(0, 0)]:
-        cv2.circle(img, (x0 + dx, y0 + dy), 7, (20, 20, 20), -1, cv2.LINE_AA)
 
 
 def test_a_face_of_no_value_neither_hides_a_die_nor_the_dice_alone(monkeypatch):
@@ -296,11 +287,13 @@ def test_a_face_of_no_value_neither_hides_a_die_nor_the_dice_alone(monkeypatch):
     value, so a likelier blob does not hide a possible 3 within its reach. And it does not stand
     for a die alone: with only such faces left, dice alone (:func:`pipeline._outlined`) are still
     looked for."""
-    img = np.full((400, 600, 3), (40, 90, 40), np.uint8)
-    _six_and_a_pip(img)
-    cv2.rectangle(img, (244, 244), (274, 274), (235, 235, 235), -1)  # a small 3 by its corner
-    for x, y in [(251, 251), (259, 259), (267, 267)]:
-        cv2.circle(img, (x, y), 3, (20, 20, 20), -1, cv2.LINE_AA)
+    small_three = [(-8, -8, 3), (0, 0, 3), (8, 8, 3)]  # beside the blob, within its reach
+    img = drawn_dice((400, 600), [((200, 200), 40, SIX_AND_A_PIP), ((257, 200), 15, small_three)])
+    faces = pipeline.candidates(img)[0]
+    [blob] = [f for f in faces if f.value is None]
+    [three] = [f for f in faces if f.value == 3]
+    apart = np.hypot(*np.subtract(blob.center, three.center)) / pipeline.SAME_DIE_REACH
+    assert three.half_side < apart < blob.half_side  # the 3 within the blob's reach, not it
     real = pipeline.score
     p = doubted_p()
 
@@ -312,11 +305,8 @@ def test_a_face_of_no_value_neither_hides_a_die_nor_the_dice_alone(monkeypatch):
     got = sorted((d.value or 0, d.possible) for d in read(img).dice)
     assert got == [(0, True), (3, True)], got
 
-    img = np.full((400, 600, 3), (40, 90, 40), np.uint8)
-    _six_and_a_pip(img)
-    cv2.rectangle(img, (420, 160), (500, 240), (235, 235, 235), -1)  # a clear 3, far away
-    for x, y in [(438, 178), (460, 200), (482, 222)]:
-        cv2.circle(img, (x, y), 7, (20, 20, 20), -1, cv2.LINE_AA)
+    clear_three = [(-22, -22, 7), (0, 0, 7), (22, 22, 7)]  # far away
+    img = drawn_dice((400, 600), [((200, 200), 40, SIX_AND_A_PIP), ((460, 200), 40, clear_three)])
     faces = pipeline.candidates(img)[0]
     assert any(f.value == 3 and pipeline._outlined(f) for f in faces)  # a die alone
 
