@@ -260,6 +260,14 @@ class Games:
                 raise ApiError(
                     f"throw {n} is in play already: undo it to change its faces", status=409
                 )
+            if throw.reading is not None and throw.reading.get("rethrow"):
+                # nothing of a cocked or off-table throw is played: the page offers no confirm
+                raise ApiError(
+                    f"throw {n} must be thrown again "
+                    f"({_problem(throw.reading, throw.dice_expected)}): "
+                    "send a new photo, or type the faces",
+                    status=409,
+                )
             self._check(record, events, [{"roll": list(faces)}])
             _check_fixes(throw.reading, dice or [])
             read = sorted(throw.reading["values"]) if throw.reading else []

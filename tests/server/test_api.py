@@ -231,7 +231,7 @@ def test_a_possible_die_the_scorer_says_is_no_die(client, reader, db):
     assert client.get(f"/api/games/{gid}/throws/1/overlay").content == plain
 
 
-def test_cocked_die_asks_for_a_new_throw_and_nothing_enters_the_game(client, reader):
+def test_cocked_die_asks_for_a_new_throw_and_nothing_enters_the_game(client, reader, db):
     gid, auth = new_game(client)
     photo = reader.shows(
         photo_of([1, 1, 1, 4, 4, 6], seed=4), reading_of([1, 1, 1, 4, 4, 6], {2: ("cocked",)})
@@ -239,6 +239,13 @@ def test_cocked_die_asks_for_a_new_throw_and_nothing_enters_the_game(client, rea
     t = post_photo(client, gid, auth, photo).json()
     assert t["throw"]["status"] == "rethrow" and t["throw"]["problem"] == "1 cocked: throw again"
     assert t["game"]["events"] == 0 and t["throw"]["options"] is None
+    # nor through the API: its faces cannot be confirmed into the game
+    before = stored(db)
+    r = client.post(
+        f"/api/games/{gid}/throws/1/confirm", json={"faces": [1, 1, 1, 4, 4, 6]}, headers=auth
+    )
+    assert r.status_code == 409 and "thrown again (1 cocked" in r.json()["error"]
+    assert stored(db) == before
     # the rethrow is a new photo; the cocked one stays in the history, superseded
     photo2 = reader.shows(photo_of([1, 1, 1, 4, 4, 6], seed=5), reading_of([1, 1, 1, 4, 4, 6]))
     t2 = post_photo(client, gid, auth, photo2).json()["throw"]
