@@ -539,7 +539,7 @@ def describe(
         )
         feats["face_overlap"] = face_overlap(f, other_centres, layout_pips, position.get(id(f)))
         # a guard of read's, not a feature (vision.gate.GUARDS)
-        feats["top_beyond"] = top_beyond(f, feats["pip_shape"], pips, unit, pip_radius, held)
+        feats["top_beyond"] = top_beyond(f, feats["pip_shape"], pips, unit, pip_radius)
         if len(f.pips) == 1:
             # a guard of read's, not a feature (vision.gate.GUARDS)
             feats["one_split"] = one_split(image, gray, pips, int(f.pips[0]), held)
@@ -721,9 +721,6 @@ TOP_PIP_SPREAD = PIP_OFFSET * float(np.sqrt(2.0))
 TOP_PIP_RATIO = 2.0
 #: ... and two of them at least: a top face of one pip is a face of its own (a one), which
 #: :func:`face_beyond` sees; a single like pip there is as often a speck or a knot in the wood.
-#: Unless it is a lone pip squeezed as a one seen over its side face would be
-#: (:func:`_squeezed_toward`): :func:`face_beyond` misses a one whose face's squeeze axis, from
-#: three or four pips, points past it.
 TOP_PIPS_MIN = 2
 
 
@@ -733,7 +730,6 @@ def top_beyond(
     pips: Pips,
     half_side: float | None = None,
     pip_radius: float | None = None,
-    held: np.ndarray | None = None,
 ) -> float:
     """How many pips not of ``face``, of its polarity and about its pips' size
     (:data:`TOP_PIP_RATIO`), lie where the top face's pips would if ``face`` were a die's side
@@ -744,10 +740,7 @@ def top_beyond(
     pips are squeezed (:data:`SIDE_VIEW_MAX_ASPECT`) is looked at: pips too small for their
     roundness to be sure, which :func:`face_beyond` also takes as maybe squeezed up the photo,
     would make a face in a crowded throw ask for its neighbours' pips. Fewer than
-    :data:`TOP_PIPS_MIN` count as none, but for one pip that no face of two pips or more holds
-    (``held``: a mask over ``pips``; None, as if every pip were held) and that is squeezed toward
-    the face more than its pips are (:func:`_squeezed_toward`), which counts as 1. A guard
-    (vision.gate.GUARDS): such a face asks."""
+    :data:`TOP_PIPS_MIN` count as none. A guard (vision.gate.GUARDS): such a face asks."""
     axis = _side_axis(face, shape, None)
     if axis is None or not len(face.pips):
         return 0.0
@@ -763,33 +756,7 @@ def top_beyond(
     hit &= (ratio <= TOP_PIP_RATIO) & (ratio >= 1 / TOP_PIP_RATIO)
     hit[face.pips] = False
     n = int(hit.sum())
-    if n == 1 and held is not None:
-        k = int(np.flatnonzero(hit)[0])
-        if not held[k] and _squeezed_toward(face, shape, pips, k):
-            return 1.0
     return float(n) if n >= TOP_PIPS_MIN else 0.0
-
-
-def _squeezed_toward(
-    face: FaceCandidate, shape: tuple[float, float, float], pips: Pips, k: int
-) -> bool:
-    """Whether pip ``k`` beyond ``face`` may be its die's top face showing 1, seen at a slant over
-    the side face that ``face`` then is: under about 45 degrees of elevation a side face faces the
-    camera more than the top face does, so its pips are rounder than the one's, which is squeezed
-    (below :data:`SIDE_VIEW_MAX_ASPECT` too) along the line to the face (within the cone of
-    :data:`SIDE_FACE_ACROSS`). A flat die's face has another flat die's pips beyond it squeezed
-    about as its own, and a speck or a knot is not squeezed toward it (``make traps`` seed 103,
-    slanted 158: a die showing 1, 37 degrees off straight down, read as the 4 of its side face)."""
-    major, minor = (float(a) for a in pips.axes[k])
-    squeeze, _ = _squeeze(shape)
-    if major <= 0 or minor / major >= min(squeeze, SIDE_VIEW_MAX_ASPECT):
-        return False
-    t = np.radians(float(pips.angle[k]) + 90.0)  # its short axis
-    short = np.array([np.cos(t), np.sin(t)])
-    to_face = np.asarray(face.center, np.float64) - pips.xy[k]
-    along = abs(float(to_face @ short))
-    across = abs(float(to_face[0] * short[1] - to_face[1] * short[0]))
-    return across <= SIDE_FACE_ACROSS * along
 
 
 def _med(a: np.ndarray) -> float:

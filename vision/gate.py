@@ -261,8 +261,7 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   top face would lie were it a side face (:func:`vision.faces.top_beyond`; the forty-fifth
 #:   pass): ``face_beyond`` looks for a face read there, and finds none when the top face's pips
 #:   were never grouped, or grouped with a neighbour's (a slanted trap scene of seed 2, and a
-#:   touching one); or a lone pip there, squeezed toward the face more than its pips are: a
-#:   one seen over its side face (the fifty-first pass, seed 103).
+#:   touching one).
 #: - ``six_uneven``: a six whose pips lie off its layout's evenly spaced rows by more than
 #:   perspective allows (:data:`vision.faces.SIX_RESIDUAL_MAX`; the forty-eighth pass): a top
 #:   face's four and its side face's pips taken for one six.

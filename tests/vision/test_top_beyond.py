@@ -81,32 +81,6 @@ def test_only_like_pips_count():
     assert _count([(105, 84)], radius=1.2) == 1.0  # a side face's pips are smaller than the top's
 
 
-def _one_beyond(axes=(2.5, 1.0), angle=0.0, held=False, shape=SQUEEZED_UP):
-    """top_beyond of the three with one lone pip up the photo at (102, 82), an ellipse of
-    semi-axes ``axes`` whose long axis lies at ``angle`` degrees (0: along the photo's x), of a
-    face of two pips or more when ``held``."""
-    pips = blobs(THREE + [(102, 82)], 2.0, -1)
-    pips.axes[3] = axes
-    pips.angle[3] = angle
-    return top_beyond(_face(), shape, pips, held=np.array([True] * 3 + [held]))
-
-
-def test_a_lone_pip_squeezed_more_than_the_face_toward_it_counts():
-    """A top face's one, seen at a slant over its die's side face (``make traps`` seed 103,
-    slanted 158: a green die showing 1, about 37 degrees off straight down, its side face's 4
-    accepted): its pip beyond the face is squeezed more than the face's pips, along the line to
-    the face. Pips alone, it is no face of 2-6, so face_beyond does not see it."""
-    assert _one_beyond() == 1.0  # squeezed to 0.4, along the photo's y as the face (0.6)
-    assert _one_beyond(held=True) == 0.0  # a pip of a face of two pips or more (a side face's)
-    assert _one_beyond(axes=(2.0, 2.0)) == 0.0  # round: a speck, a knot in the wood
-    assert _one_beyond(axes=(2.2, 1.8)) == 0.0  # squeezed less than the face (0.82 against 0.6)
-    assert _one_beyond(angle=90.0) == 0.0  # squeezed across the line to the face
-    assert _one_beyond(shape=ROUND) == 0.0  # the face seen from above
-    pips = blobs(THREE + [(102, 82)], 2.0, -1)
-    pips.axes[3], pips.angle[3] = (2.5, 1.0), 0.0
-    assert top_beyond(_face(), SQUEEZED_UP, pips) == 0.0  # no faces given: alone it never counts
-
-
 def test_a_face_seen_from_above_is_left_alone():
     # round pips: no side face, whatever their size (face_beyond suspects small round pips)
     assert _count([(105, 84), (100, 76)], shape=ROUND, mate=False) == 0.0
@@ -119,8 +93,6 @@ def test_a_face_seen_from_above_is_left_alone():
     # a two's pips grouped with its neighbour's two as a four, 42 degrees off straight down;
     # the two's side face's 3 was accepted
     ("touching", 100, 49),
-    # a one's pip beyond its side face's 4, squeezed more than the 4's pips, toward it (above)
-    ("slanted", 103, 158),
 ])
 def test_a_side_face_whose_top_was_not_read_asks(family, seed, index):
     sc = traps.scene(family, seed, index)
