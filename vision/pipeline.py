@@ -153,8 +153,10 @@ PATTERN_NEIGHBOURS_ONE = 3
 #: (``uncertain``, ``Die.possible``): below the die threshold a face used to be dropped
 #: unreported, and a die dropped is a throw read without it that asks for nothing. The die model
 #: learnt two tables, and on one it has not seen it can doubt every die of a throw
-#: (kamilpiechowiak/small/4.jpg: 15 dice, none reported). 0.3 lies between two calibrated steps
-#: of the shipped model (0.14 and 0.33). A lone pip is left out: on the licensed photo folders and
+#: (kamilpiechowiak/small/4.jpg: 15 dice, none reported). 0.3 lies between two steps of the
+#: isotonic calibration: 0.14 and 0.33 of the model shipped when it was chosen, 0.286 and 0.333 of
+#: the model of 2026-11-23. ``vision.model`` interpolates between steps, so p(die) also takes
+#: values in between (0.28 occurs). A lone pip is left out: on the licensed photo folders and
 #: the check renders 114 of the 133 lone pips it added were no die (docs/vision-passes.md,
 #: thirty-third pass).
 POSSIBLE_DIE = 0.3
