@@ -1015,6 +1015,8 @@ def die_outlined(f: dict, *, border: bool) -> bool:
         and f.get("outline_second", -1.0) >= OUTLINE_SIDE_MIN
         and f.get("outline_pair", -1.0) >= OUTLINE_PAIR_MIN
     )
+
+
 #: How far along a side, in half-sides from its middle, its part of the ring reaches for
 #: ``outline_pair``: as far as the face does, short of the ring's corners.
 OUTLINE_MIDDLE = 0.8
