@@ -39,4 +39,3 @@ def test_the_guard_is_a_guard_and_refuses_a_six_alone():
     assert "six_uneven" in GUARDS and "six_uneven" not in RULES
     assert ruled_out(rule_values([{"six_uneven": 1.0}]))[0]
     assert not ruled_out(rule_values([{"six_uneven": 0.0}]))[0]
-
