@@ -41,15 +41,6 @@ MAX_CONTRAST_RATIO = 1.6
 MAX_FACE_COLOUR_DIFF = 20.0
 #: ... plus this fraction of their contrast.
 FACE_COLOUR_CONTRAST_SHARE = 0.2
-#: Two pips whose face colours differ by more than that bound still link where the face changes
-#: smoothly between them (:func:`_smooth_path`), as a metallic, marbled or shaded face does, and
-#: their ellipses have one shape, within this distance (:func:`shape_distance`, the log of their
-#: relative aspect): pips of one plane. A side face beyond a die's rounded edge shades gradually
-#: too, but its pips are squeezed otherwise than the top face's, except seen from about 45
-#: degrees, where the radius and contrast tests remain. Chosen before measuring: one pip's shape
-#: is off by about 0.11 on the renders (vision.geometry.PIP_SHAPE_WEIGHT), so two like pips
-#: differ by about 0.15; the bound is twice that.
-SMOOTH_FACE_PIP_SHAPE = 0.3
 #: Link thresholds tried, largest first, when a group of pips is not one valid face (two dice
 #: touching): the group is split by linking only closer pips.
 SPLIT_LINKS = (18.0, 12.0, 8.5, 6.0, 4.2)
@@ -187,8 +178,7 @@ def linked(image: np.ndarray, gray: np.ndarray, pips: Pips, ii, jj) -> np.ndarra
 
     Two pips link when they have one polarity, similar sizes, a plausible distance, similar face
     colours around them, and the straight path between them stays on face or pip colour (it does
-    not cross a die edge, a gap or the table). Face colours that differ are forgiven where the
-    face changes smoothly between two pips of one shape (:data:`SMOOTH_FACE_PIP_SHAPE`).
+    not cross a die edge, a gap or the table).
     """
     ii, jj = np.asarray(ii, np.intp), np.asarray(jj, np.intp)
     xy, r = pips.xy, pips.radius
@@ -206,47 +196,30 @@ def linked(image: np.ndarray, gray: np.ndarray, pips: Pips, ii, jj) -> np.ndarra
         & (cratio <= MAX_CONTRAST_RATIO)
         & (d <= MAX_LINK * rm)
         & (d >= MIN_LINK * rm)
+        & (cdiff <= MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm)
         & (ii != jj)
     )
-    bound = MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm
-    one_colour = cdiff <= bound
-    # the faces' colours differ: only pips of one shape may be on one smoothly changing face
-    shaded = np.flatnonzero(ok & ~one_colour)
-    if len(shaded):
-        ok[shaded] = shape_distance(
-            pip_shapes(pips.axes[ii[shaded]], pips.angle[ii[shaded]]),
-            pip_shapes(pips.axes[jj[shaded]], pips.angle[jj[shaded]]),
-        ) <= SMOOTH_FACE_PIP_SHAPE
     if ok.any():
         ok[ok] = _path_on_face(image, gray, pips, ii[ok], jj[ok])
-    shaded = np.flatnonzero(ok & ~one_colour)
-    if len(shaded):
-        ok[shaded] = _smooth_path(image, pips, ii[shaded], jj[shaded], bound[shaded])
     return ok
 
 
-def _path_samples(image, pips: Pips, ii, jj) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pixel coordinates (x, y) of 15 points along the segment between each pair of pips, and
-    which of them lie off the pips (1.3 radii around each end)."""
-    h, w = image.shape[:2]
+def _path_on_face(image, gray, pips: Pips, ii, jj, through_pips: bool = True) -> np.ndarray:
+    """For each pair, whether the segment between the pips stays on the face: on its colour or
+    the pips', or with ``through_pips`` False on the face's colour alone."""
+    h, w = gray.shape
     t = np.linspace(0.0, 1.0, 15)[None, :]
     p0, p1 = pips.xy[ii], pips.xy[jj]
     x = p0[:, 0:1] + (p1[:, 0:1] - p0[:, 0:1]) * t
     y = p0[:, 1:2] + (p1[:, 1:2] - p0[:, 1:2]) * t
     xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
     yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
-    dist = np.hypot(p1[:, 0] - p0[:, 0], p1[:, 1] - p0[:, 1])[:, None] * t
-    dist_end = dist[:, -1:] - dist
-    inside = (dist > 1.3 * pips.radius[ii][:, None]) & (dist_end > 1.3 * pips.radius[jj][:, None])
-    return xi, yi, inside
-
-
-def _path_on_face(image, gray, pips: Pips, ii, jj, through_pips: bool = True) -> np.ndarray:
-    """For each pair, whether the segment between the pips stays on the face: on its colour or
-    the pips', or with ``through_pips`` False on the face's colour alone."""
-    xi, yi, inside = _path_samples(image, pips, ii, jj)
     g = gray[yi, xi].astype(np.float32)
     col = image[yi, xi].astype(np.float32)
+    dist = np.hypot(p1[:, 0] - p0[:, 0], p1[:, 1] - p0[:, 1])[:, None] * t
+    dist_end = dist[:, -1:] - dist
+    # Skip the pips themselves (1.3 radii around each end).
+    inside = (dist > 1.3 * pips.radius[ii][:, None]) & (dist_end > 1.3 * pips.radius[jj][:, None])
     face = (pips.ring[ii] + pips.ring[jj]) / 2
     face_g = face @ np.array([0.114, 0.587, 0.299], np.float32)
     pol = pips.polarity[ii].astype(np.float32)
@@ -258,26 +231,6 @@ def _path_on_face(image, gray, pips: Pips, ii, jj, through_pips: bool = True) ->
     off = off & ~pip_like if through_pips else off | pip_like
     bad = (off & inside).sum(axis=1)
     return bad <= 1
-
-
-def _smooth_path(image, pips: Pips, ii, jj, bound: np.ndarray) -> np.ndarray:
-    """For each pair, whether the colour along the segment between the pips (the pips left out)
-    changes smoothly from one pip's ring colour to the other's: every step between neighbouring
-    samples, and from each ring to the nearest sample, within ``bound`` (BGR distance). A die's
-    edge, a gap or another die is a step."""
-    xi, yi, inside = _path_samples(image, pips, ii, jj)
-    col = image[yi, xi].astype(np.float32)
-    # the samples off the pips are one run along the segment, from first to last
-    first = np.argmax(inside, axis=1)
-    last = inside.shape[1] - 1 - np.argmax(inside[:, ::-1], axis=1)
-    rows = np.arange(len(ii))
-    steps = np.linalg.norm(np.diff(col, axis=1), axis=2)
-    steps = np.where(inside[:, 1:] & inside[:, :-1], steps, 0.0).max(axis=1)
-    ends = np.maximum(
-        np.linalg.norm(col[rows, first] - pips.ring[ii], axis=1),
-        np.linalg.norm(col[rows, last] - pips.ring[jj], axis=1),
-    )
-    return (inside.sum(axis=1) >= 3) & (steps <= bound) & (ends <= bound)
 
 
 def _components(adj: np.ndarray, members: np.ndarray) -> list[np.ndarray]:
@@ -1405,37 +1358,22 @@ def lattice(pips: Pips, xy: np.ndarray, radius: np.ndarray, polarity: np.ndarray
     return out
 
 
-def pip_shapes(axes: np.ndarray, angle_deg: np.ndarray) -> np.ndarray:
-    """Each pip's ellipse as a shape matrix ``(a, b, c)`` = [[a, b], [b, c]] of determinant 1,
-    shape (n, 3): R diag(M / m, m / M) R^T for semi-axes M >= m along ``angle_deg``. (1, 0, 1) is
-    a circle (a pip seen straight on)."""
-    t = np.radians(np.asarray(angle_deg, np.float64))
-    big, small = axes[:, 0].astype(np.float64), axes[:, 1].astype(np.float64)
-    k = big / (small + 1e-6)
-    cs, sn = np.cos(t), np.sin(t)
-    # R diag(k, 1/k) R^T
-    return np.stack(
-        [k * cs * cs + sn * sn / k, (k - 1 / k) * cs * sn, k * sn * sn + cs * cs / k], -1
-    )
-
-
 def pip_shape(axes: np.ndarray, angle_deg: np.ndarray) -> tuple[float, float, float]:
     """The pips' mean ellipse as a shape matrix ``(a, b, c)`` = [[a, b], [b, c]] of determinant 1.
 
     A round pip seen on a face is an ellipse stretched as the face is: E = R diag(M^2, m^2) R^T
     for semi-axes M >= m along ``angle_deg``, normalised by M * m, so that every pip weighs the
-    same whatever its size (:func:`pip_shapes`). (1, 0, 1) is a circle (the face seen straight
-    on)."""
-    a, b, c = (float(v) for v in pip_shapes(axes, angle_deg).mean(axis=0))
+    same whatever its size. (1, 0, 1) is a circle (the face seen straight on)."""
+    t = np.radians(np.asarray(angle_deg, np.float64))
+    big, small = axes[:, 0].astype(np.float64), axes[:, 1].astype(np.float64)
+    k = big / (small + 1e-6)
+    cs, sn = np.cos(t), np.sin(t)
+    # R diag(k, 1/k) R^T
+    a = float((k * cs * cs + sn * sn / k).mean())
+    b = float(((k - 1 / k) * cs * sn).mean())
+    c = float((k * sn * sn + cs * cs / k).mean())
     det = np.sqrt(max(a * c - b * b, 1e-12))
     return a / det, b / det, c / det
-
-
-def shape_distance(s: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """Distance of determinant-1 shapes ``(a, b, c)``: |log| of the relative aspect, 0 when
-    equal (arccosh of half the trace of S^-1 M)."""
-    tr = s[..., 2] * m[..., 0] - 2 * s[..., 1] * m[..., 1] + s[..., 0] * m[..., 2]
-    return np.arccosh(np.maximum(tr / 2, 1.0))
 
 
 #: A die's *body*: the region of its face's colour around its pips, which on a die lying whole in

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.faces import SIX_COLUMNS, shape_distance
+from vision.faces import SIX_COLUMNS
 
 #: A die is compared with the others only when at least this many other dice are in the image.
 MIN_NEIGHBOURS = 2
@@ -135,6 +135,13 @@ def plane_shapes(
     c = 1 + v2 - an_y * an_y
     det = np.sqrt(np.maximum(a * c - b * b, 1e-12))
     return np.stack([a / det, b / det, c / det], -1)
+
+
+def shape_distance(s: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Distance of determinant-1 shapes ``(a, b, c)``: |log| of the relative aspect, 0 when
+    equal (arccosh of half the trace of S^-1 M)."""
+    tr = s[..., 2] * m[..., 0] - 2 * s[..., 1] * m[..., 1] + s[..., 0] * m[..., 2]
+    return np.arccosh(np.maximum(tr / 2, 1.0))
 
 
 def cocked_scores(

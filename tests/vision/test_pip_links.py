@@ -17,7 +17,6 @@ from tests.vision.drawn import lens
 from vision.faces import (
     FACE_COLOUR_CONTRAST_SHARE,
     MAX_FACE_COLOUR_DIFF,
-    MAX_RADIUS_RATIO,
     _path_on_face,
     link_pips,
 )
@@ -101,54 +100,3 @@ def test_pips_of_two_touching_dice_of_different_colours_do_not_link():
     assert _ring_colours_differ(pips, dark[2], dark[3])
     adj = link_pips(img, gray, pips)
     assert not adj[np.ix_(dark[:3], dark[3:])].any()
-
-
-# A face shaded across, as a metallic or marbled die's is under a lamp: gold on its bright side,
-# a darker gold on the other (BGR).
-BRIGHT_GOLD, DARK_GOLD = (60, 190, 230), (30, 140, 175)
-
-
-def _shaded_two(second_pip_axes):
-    """A two on a die shaded from left to right, its pips 56 px apart on a diagonal: the first
-    round (radius 9), the second an ellipse of ``second_pip_axes`` (semi-axes, the long one
-    along x)."""
-    img = np.full((200, 300, 3), GREY, np.uint8)
-    cx, cy, half = 150, 100, 40
-    t = np.linspace(0.0, 1.0, 2 * half + 1)[:, None]
-    row = (1 - t) * np.array(BRIGHT_GOLD) + t * np.array(DARK_GOLD)
-    img[cy - half : cy + half + 1, cx - half : cx + half + 1] = np.rint(row)[None].astype(np.uint8)
-    cv2.circle(img, (cx - 28, cy - 28), 9, PIP, -1)
-    cv2.ellipse(img, (cx + 28, cy + 28), second_pip_axes, 0, 0, 360, PIP, -1)
-    img = lens(img)
-    gray, pips, dark = _dark_pips(img)
-    assert len(dark) == 2
-    return img, gray, pips, dark
-
-
-def test_the_pips_of_a_face_shaded_across_link_although_their_rings_differ():
-    img, gray, pips, (a, b) = _shaded_two((9, 9))
-    # what the scene is for: the rings' colours alone would keep the pips apart
-    assert _ring_colours_differ(pips, a, b)
-    assert link_pips(img, gray, pips)[a, b]
-
-
-def test_pips_of_unlike_shapes_do_not_link_across_a_shaded_face():
-    # the second pip squeezed to about half its length (a side face's pip seen at a slant),
-    # of about the first one's area: only its shape tells it apart
-    img, gray, pips, (a, b) = _shaded_two((11, 6))
-    assert _ring_colours_differ(pips, a, b)
-    assert pips.radius[b] / pips.radius[a] > 1 / MAX_RADIUS_RATIO
-    assert not link_pips(img, gray, pips)[a, b]
-
-
-def test_pips_of_a_face_with_a_step_of_colour_between_them_do_not_link():
-    # the same two, its face in two halves of the two golds (a die's edge, or two dice touching)
-    img = np.full((200, 300, 3), GREY, np.uint8)
-    cv2.rectangle(img, (110, 60), (150, 140), BRIGHT_GOLD, -1)
-    cv2.rectangle(img, (151, 60), (190, 140), DARK_GOLD, -1)
-    cv2.circle(img, (122, 72), 9, PIP, -1)
-    cv2.circle(img, (178, 128), 9, PIP, -1)
-    img = lens(img)
-    gray, pips, (a, b) = _dark_pips(img)
-    assert _ring_colours_differ(pips, a, b)
-    assert not link_pips(img, gray, pips)[a, b]
