@@ -267,7 +267,7 @@ def _around_a_pattern(face: FaceCandidate) -> bool:
     slant, lie beyond one side of its top face or two that meet, and a possible die is not lost
     to them (``make traps``: a 2 alone 44 degrees off straight down, read as no die, the
     forty-ninth pass). A face the die model keeps asks whenever it is :func:`_in_a_pattern`.
-    For faces of two pips or more (possible dice), where ``pips_around`` counts the pattern.
+    It is asked only of faces of two pips or more (possible dice: :func:`_possible_dice`).
     ``pips_around`` is measured only for a face with a value (``vision.faces._features``
     places the ring by the layout), so a face of no value is never part of a pattern here: a
     cloth's dots are dropped before (``lattice``), and such a face only ever asks."""
