@@ -142,7 +142,9 @@ class FaceCandidate:
     n_read: int | None = None  # the pip count whose layout was fitted
     #: a six's columns, as a fraction of the corner pips' offset (:data:`SIX_COLUMNS`); 1 else
     columns: float = 1.0
-    #: no value only because its frame is squeezed more than its pips (:data:`FACE_PIP_SQUEEZE`)
+    #: its frame is squeezed more than its pips (:data:`FACE_PIP_SQUEEZE`): no value, or its
+    #: layout's value kept because no split into whole faces explains its pips (:func:`_split`);
+    #: such a face is never accepted (``squeezed_face``, vision.gate.GUARDS)
     squeezed: bool = False
 
     def corners(self) -> np.ndarray:
@@ -286,7 +288,7 @@ def _split(image, gray, pips, adj, d, rm, members, level) -> list[FaceCandidate]
             elif face.squeezed:
                 parts = _split(image, gray, pips, a, d, rm, comp, level + 1)
                 whole = all(f.value is not None and len(f.pips) >= 2 for f in parts)
-                out.extend(parts if whole else [replace(face, value=face.n_read, squeezed=False)])
+                out.extend(parts if whole else [replace(face, value=face.n_read)])
             else:
                 todo.append((comp, level + 1))
     return out
@@ -540,6 +542,9 @@ def describe(
         feats["face_overlap"] = face_overlap(f, other_centres, layout_pips, position.get(id(f)))
         # a guard of read's, not a feature (vision.gate.GUARDS)
         feats["top_beyond"] = top_beyond(f, feats["pip_shape"], pips, unit, pip_radius)
+        # a guard of read's, not a feature: a face squeezed more than its pips is no die's face,
+        # its value kept only to hold its pips (_split)
+        feats["squeezed_face"] = float(f.squeezed and f.value is not None)
         if len(f.pips) == 1:
             # a guard of read's, not a feature (vision.gate.GUARDS)
             feats["one_split"] = one_split(image, gray, pips, int(f.pips[0]), held)

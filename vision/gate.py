@@ -265,7 +265,9 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #: - ``six_uneven``: a six whose pips lie off its layout's evenly spaced rows by more than
 #:   perspective allows (:data:`vision.faces.SIX_RESIDUAL_MAX`; the forty-eighth pass): a top
 #:   face's four and its side face's pips taken for one six.
-GUARDS = ("row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven")
+GUARDS = (
+    "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face"
+)
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
 

@@ -1,15 +1,19 @@
 """A face of four to six pips is squeezed as its pips are (``vision.faces.FACE_PIP_SQUEEZE``): the
 face and its pips lie in one plane, so a slant foreshortens both alike. Two touching threes on
 parallel diagonals fit a six's layout as a parallelogram while their pips stay round: no face,
-and the group is split (``group_pips``). Pips given as numbers (``tests.vision.drawn.blobs``)."""
+and the group is split (``group_pips``); when no split keeps its parts whole, the face keeps its
+value but asks (``squeezed_face``, ``vision.gate.GUARDS``). Pips given as numbers
+(``tests.vision.drawn.blobs``), and two dice drawn flush."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tests.vision.drawn import blobs
+from tests.vision.drawn import blobs, drawn_dice, rules_of
 from vision.faces import _LAYOUTS, GRID, group_pips, read_face
+from vision.gate import GUARDS, RULES
+from vision.pipeline import candidates, read
 
 BLANK = np.zeros((400, 400), np.uint8)
 BLANK_BGR = np.zeros((400, 400, 3), np.uint8)
@@ -99,11 +103,41 @@ def test_a_face_squeezed_more_than_its_pips_is_no_face_whatever_its_count(value)
 def test_a_squeezed_face_that_splits_into_no_whole_faces_keeps_its_value(value):
     # a die at 55 degrees whose pips look round (blurred along the slant): split, a five would
     # give a three and two ones, and its side face would lose the face above it
-    # (face_beyond); it is read as it fits, and the gate judges it
+    # (face_beyond); it is read as it fits, to hold its pips, and stays squeezed: it asks
+    # (squeezed_face, below)
     p = _pips(_face(value, 30.0, 0.5, 10.0), 5.0)
     assert _read(p).value is None
     [face] = group_pips(BLANK_BGR, BLANK, p)
-    assert face.value == value and not face.squeezed and len(face.pips) == value
+    assert face.value == value and face.squeezed and len(face.pips) == value
+
+
+def _flush_twos(gap: int) -> np.ndarray:
+    """Two white dice of 73 px side by side, ``gap`` px of table between them (0: flush, as
+    sharp-edged dice pushed together lie), both showing 2 on the diagonal that runs down to the
+    right, seen straight down: their four pips are a parallelogram, a four's layout sheared, of
+    round pips."""
+    two = [(-20, -20, 8), (20, 20, 8)]
+    return drawn_dice((300, 500), [((180, 150), 36, two), ((253 + gap, 150), 36, two)])
+
+
+@pytest.mark.parametrize("gap", [0, 2])
+def test_two_flush_twos_are_not_accepted_as_one_four(gap):
+    # The four's pips are nearer each other across the dice (6.4 pip radii) than a two's own
+    # (7.1), so no split keeps the twos whole: the four keeps its value, squeezed. Before the
+    # guard, the flush pair was accepted as a 4 (p 0.99): a throw of 2, 2 scored as a 4.
+    img = _flush_twos(gap)
+    faces, *_ = candidates(img)
+    four = [f for f in faces if f.value == 4]
+    assert len(four) == 1 and four[0].squeezed
+    assert four[0].features["squeezed_face"] == 1.0 and "squeezed_face" in rules_of(four[0])
+    reading = read(img)
+    assert reading.dice and all(d.value in (2, None) or d.flags for d in reading.dice)
+    assert 4 not in reading.values
+
+
+def test_the_squeezed_face_guard_is_a_guard_not_a_rule():
+    # not seen by training (vision.gate.GUARDS): the models need no rebuild for it
+    assert "squeezed_face" in GUARDS and "squeezed_face" not in RULES
 
 
 @pytest.mark.parametrize("columns", [0.5, 0.6, 0.8])
