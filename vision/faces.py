@@ -60,7 +60,8 @@ MIN_FACE_ASPECT = 0.3
 #: the middle of that gap. Such a group is split (group_pips), but only into faces of two pips
 #: or more that all fit a layout; else it keeps its value (a review's slanted fives, their pips
 #: blurred round along the slant, split into a three and two ones, or left their side face
-#: accepted without them).
+#: accepted without them), but asks (``squeezed_face``, vision.gate.GUARDS: two flush twos on
+#: parallel diagonals were accepted as one 4).
 FACE_PIP_SQUEEZE = 0.65
 #: Pip radius over face half-side: real dice range from about 0.1 (small pips) to 0.35 (a big 1).
 PIP_TO_FACE = (0.07, 0.45)

@@ -265,6 +265,10 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #: - ``six_uneven``: a six whose pips lie off its layout's evenly spaced rows by more than
 #:   perspective allows (:data:`vision.faces.SIX_RESIDUAL_MAX`; the forty-eighth pass): a top
 #:   face's four and its side face's pips taken for one six.
+#: - ``squeezed_face``: a face of 4-6 pips whose frame is squeezed more than its pips
+#:   (:data:`vision.faces.FACE_PIP_SQUEEZE`), which keeps its layout's value only because no split
+#:   into whole faces explains its pips (the fifty-fifth pass): two flush twos on parallel
+#:   diagonals, a four's layout sheared, were accepted as one 4.
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face"
 )

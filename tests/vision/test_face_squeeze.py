@@ -133,6 +133,8 @@ def test_two_flush_twos_are_not_accepted_as_one_four(gap):
     reading = read(img)
     assert reading.dice and all(d.value in (2, None) or d.flags for d in reading.dice)
     assert 4 not in reading.values
+    # the twos are not read either: the throw asks to be confirmed
+    assert reading.needs_confirmation
 
 
 def test_the_squeezed_face_guard_is_a_guard_not_a_rule():
