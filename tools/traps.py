@@ -59,7 +59,7 @@ from tests.vision.lookalikes import LAYOUT  # noqa: E402
 from vision.geometry import FOCAL_PER_DIAGONAL  # noqa: E402
 from vision.reading import Reading  # noqa: E402
 
-FAMILIES = ("slanted", "clutter", "touching")
+FAMILIES = ("slanted", "clutter", "touching", "glossy")
 SIZE = (720, 960)  # (height, width) of every scene
 
 #: LAYOUT: pip centres of each value on a face, in half-sides from its centre (u right, v down),
@@ -160,6 +160,10 @@ class DrawnDie:
     #: a rounded edge's width in half-sides, drawn as a darker band around each face (0: a
     #: sharp cube, every face of one shade to its edge)
     bevel: float = 0.0
+    #: a lamp's glint in glossy pips: for each value, one entry per pip of its layout, None or
+    #: (u, v, radius, grey): the glint's centre from the pip's in pip radii along the face's
+    #: axes, its radius in pip radii, and its grey
+    glints: dict[int, list] = field(default_factory=dict)
 
     def normal(self, value: int) -> np.ndarray:
         return self.rotation @ np.array(NORMALS[value], np.float64)
@@ -245,11 +249,19 @@ def draw_dice(dice: list[DrawnDie], camera: Camera, table: np.ndarray, light: np
             pts = (camera.project(d.face_quad(v, d.bevel)) * ss).astype(np.int32)
         cv2.fillConvexPoly(img, pts, _shade(d.face, k), lineType=cv2.LINE_AA)
         ang = np.linspace(0, 2 * np.pi, 28, endpoint=False)
-        for pu, pv in LAYOUT[v]:
+        for n_pip, (pu, pv) in enumerate(LAYOUT[v]):
             pc = c + hs * PIP_OFFSET * (pu * u + pv * vv)
             ring = pc + hs * PIP_RADIUS * (np.cos(ang)[:, None] * u + np.sin(ang)[:, None] * vv)
             cv2.fillPoly(img, [(camera.project(ring) * ss).astype(np.int32)], _shade(d.pip, k),
                          lineType=cv2.LINE_AA)
+            glint = d.glints.get(v, [None] * 6)[n_pip]
+            if glint is not None:  # the lamp's reflection, not shaded: it is the lamp's light
+                gu, gv, gr, grey = glint
+                gc = pc + hs * PIP_RADIUS * (gu * u + gv * vv)
+                ring = gc + hs * PIP_RADIUS * gr * (np.cos(ang)[:, None] * u
+                                                    + np.sin(ang)[:, None] * vv)
+                cv2.fillPoly(img, [(camera.project(ring) * ss).astype(np.int32)], (grey,) * 3,
+                             lineType=cv2.LINE_AA)
     return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
 
 
@@ -311,11 +323,12 @@ class Scene:
             tops[k].astype(np.float32).reshape(-1, 1, 2), pt, True), default=None)
 
 
-def _camera(rng: np.random.Generator, lowest: float) -> tuple[Camera, float, float, float]:
+def _camera(rng: np.random.Generator, lowest: float, die_px_range=(28, 110)
+            ) -> tuple[Camera, float, float, float]:
     """A scene's camera, from ``lowest`` to 90 degrees above the table, at a distance that shows
-    a die 28-110 px across; with its elevation, that size and the die's side (cm)."""
+    a die ``die_px_range`` px across; with its elevation, that size and the die's side (cm)."""
     elevation = float(rng.uniform(lowest, 90))
-    die_px = float(rng.uniform(28, 110))
+    die_px = float(rng.uniform(*die_px_range))
     side = 1.6
     h, w = SIZE
     focal = FOCAL_PER_DIAGONAL * float(np.hypot(w, h))
@@ -327,9 +340,17 @@ def slanted(rng: np.random.Generator, index: int) -> Scene:
     """One to four dice lying flat, seen from 30-90 degrees above the table."""
     cam, elevation, die_px, side = _camera(rng, 30.0)
     n = int(rng.integers(1, 5))
+    colours = DIE_COLOURS[rng.integers(len(DIE_COLOURS))]
+    dice, outlines = _spread_dice(rng, cam, side, n, colours)
+    return _dice_scene("slanted", index, rng, cam, dice, outlines, elevation, die_px)
+
+
+def _spread_dice(rng: np.random.Generator, cam: Camera, side: float, n: int, colours
+                 ) -> tuple[list[DrawnDie], list[np.ndarray]]:
+    """Up to ``n`` dice of ``colours`` lying flat 1.9 sides apart or more, in the frame, and
+    their projected corners."""
     dice: list[DrawnDie] = []
     outlines: list[np.ndarray] = []  # each die's eight corners in the image
-    colours = DIE_COLOURS[rng.integers(len(DIE_COLOURS))]
     spread = cam.distance * 0.28
     for _ in range(200):
         if len(dice) == n:
@@ -345,7 +366,7 @@ def slanted(rng: np.random.Generator, index: int) -> Scene:
             continue
         dice.append(d)
         outlines.append(sil)
-    return _dice_scene("slanted", index, rng, cam, dice, outlines, elevation, die_px)
+    return dice, outlines
 
 
 def _in_frame(sil: np.ndarray) -> bool:
@@ -450,6 +471,48 @@ def touching(rng: np.random.Generator, index: int) -> Scene:
     return _dice_scene("touching", index, rng, cam, dice, outlines, elevation, die_px, feet)
 
 
+#: The :data:`DIE_COLOURS` whose pips are darker than their faces: a lamp's glint shows in a
+#: dark pip (in a light one it is hardly lighter than the paint).
+DARK_PIPS = tuple(k for k, (f, p) in enumerate(DIE_COLOURS) if sum(p) < sum(f))
+
+
+def glossy(rng: np.random.Generator, index: int) -> Scene:
+    """One to four dice lying flat, 40-200 px across, seen from 40-90 degrees above the table,
+    with glossy pips: a lamp's glint in some pips or all, each offset from the pip's centre
+    towards the lamp, of its own size; mostly dice with dark pips, where a glint shows."""
+    cam, elevation, die_px, side = _camera(rng, ISSUE_ELEVATION, (40, 200))
+    n = int(rng.integers(1, 5))
+    dark = rng.random() < 0.75
+    others = [k for k in range(len(DIE_COLOURS)) if k not in DARK_PIPS]
+    colours = DIE_COLOURS[int(rng.choice(DARK_PIPS if dark else others))]
+    dice, outlines = _spread_dice(rng, cam, side, n, colours)
+    lamp = float(rng.uniform(0, 2 * np.pi))
+    lamp_dir = np.array([np.cos(lamp), np.sin(lamp), 0.0])
+    reach = float(rng.uniform(0, 0.5))  # the glint's offset, in pip radii
+    size = float(rng.uniform(0.12, 0.45))  # its radius, in pip radii
+    grey = int(rng.uniform(min(255, max(colours[1]) + 60), 255))
+    share = float(rng.uniform(0.4, 1.0))  # the pips that catch the lamp
+    for d in dice:
+        for v in NORMALS:
+            _, u, vv = d.face_frame(v)
+            gu, gv = reach * float(lamp_dir @ u), reach * float(lamp_dir @ vv)
+            row = []
+            for _ in LAYOUT[v]:
+                if rng.random() >= share:
+                    row.append(None)
+                    continue
+                r = size * float(rng.uniform(0.8, 1.2))
+                du, dv = gu + float(rng.normal(0, 0.08)), gv + float(rng.normal(0, 0.08))
+                far = np.hypot(du, dv)
+                if far + r > 0.95:  # inside the pip
+                    du, dv = du * (0.95 - r) / far, dv * (0.95 - r) / far
+                row.append((du, dv, r, grey))
+            d.glints[v] = row
+    sc = _dice_scene("glossy", index, rng, cam, dice, outlines, elevation, die_px)
+    sc.about.update(glint_size=round(size, 2), glint_share=round(share, 2))
+    return sc
+
+
 def clutter(rng: np.random.Generator, index: int) -> Scene:
     """No die: dots in pairs and clusters, a halftone grid, printed digits and colons, pen dots."""
     img = table_image(rng)
@@ -497,7 +560,7 @@ def clutter(rng: np.random.Generator, index: int) -> Scene:
     return Scene("clutter", index, through_camera(img, rng), about={"kinds": kinds})
 
 
-DRAW = {"slanted": slanted, "clutter": clutter, "touching": touching}
+DRAW = {"slanted": slanted, "clutter": clutter, "touching": touching, "glossy": glossy}
 #: The issue's oblique views go to 50 degrees from straight down (40 above the table); the
 #: slanted scenes beyond it are reported on a row of their own.
 ISSUE_ELEVATION = 40.0
