@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
-from vision.pips import Pips, ball_pairs
+from vision.pips import CONTAINER_RADIUS_RATIO, Pips, ball_pairs
 
 #: Pip centre offset from the face centre, as a fraction of the half-side (16 mm die: 4.5 / 8).
 PIP_OFFSET = 0.55
@@ -502,6 +502,7 @@ def describe(
     rivals: list[FaceCandidate] = (),
     every: Pips | None = None,
     ragged: Pips | None = None,
+    bodies: Pips | None = None,
 ) -> list[FaceCandidate]:
     """The faces with their features filled in (for the confidence model and the flags).
 
@@ -510,7 +511,9 @@ def describe(
     strongest): the blobs around a face (``like_blobs_near``, ``one_crowded``, ``pips_around``,
     ``pips_unread``) are counted among them all, as a patterned cloth's dots beyond the strongest
     are dots too. ``ragged``: the blobs that failed only the pips' solidity test
-    (:func:`vision.pips.find_blobs`), counted too beside a lone pip (``one_crowded``)."""
+    (:func:`vision.pips.find_blobs`), counted too beside a lone pip (``one_crowded``).
+    ``bodies``: the blobs dropped as die bodies that hold one spot (``find_blobs``' ``bodies``),
+    for :func:`glinted_pips`."""
     out = []
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
     # small dice taken for pips, or a pattern.
@@ -549,6 +552,8 @@ def describe(
         if len(f.pips) == 1:
             # a guard of read's, not a feature (vision.gate.GUARDS)
             feats["one_split"] = one_split(image, gray, pips, int(f.pips[0]), held)
+        # a guard of read's, not a feature (vision.gate.GUARDS)
+        feats["glinted_pip"] = glinted_pips(f, pips, bodies)
         out.append(replace(f, features=feats))
     # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
     # never evidence for the models, only for telling the dice of one set apart (vision.gate).
@@ -559,6 +564,49 @@ def describe(
         for f, (ll, aa, bb) in zip(out, lab, strict=True):
             f.features["face_l"], f.features["face_a"], f.features["face_b"] = ll, aa, bb
     return out
+
+
+def glinted_pips(f: FaceCandidate, pips: Pips, bodies: Pips | None) -> float:
+    """How many blobs of ``bodies`` (dropped as die bodies, each holding one spot:
+    :func:`vision.pips.find_blobs`) lie on the face ``f`` or continue a row of its pips, of its
+    pips' polarity and about their size (within 1 / CONTAINER_RADIUS_RATIO times either way),
+    and are none of its pips found again (centres within either's radius). Such a blob is a
+    glossy pip with a lamp's glint in it, dropped as a die showing one, and the face's value is
+    short of it: a five whose three glinted pips were dropped is read as the two left
+    (``glinted_pip``, vision.gate.GUARDS). A row continued: the pips left of a larger face fit a
+    smaller face inside the die's when they are a row, a two or a three (a three's middle and
+    corner pips fit a two of half its size), whose missing pip then lies one step on, beyond
+    its square: within a pip's radius (the blob's or the face's, the larger) of b + (b - a), for
+    two of the face's pips a and b. A face of no layout: 0."""
+    if bodies is None or not len(bodies) or f.value is None:
+        return 0.0
+    det = float(np.linalg.det(f.frame))
+    if abs(det) < 1e-9:
+        return 0.0
+    centre = np.asarray(f.center, np.float64)
+    local = (bodies.xy - centre) @ np.linalg.inv(f.frame.astype(np.float64)).T
+    r = pips.radius[f.pips].astype(np.float64)
+    rmed = float(np.median(r))
+    ratio = bodies.radius / rmed
+    like = (
+        (bodies.polarity == pips.polarity[f.pips[0]])
+        & (ratio > CONTAINER_RADIUS_RATIO)
+        & (ratio < 1 / CONTAINER_RADIUS_RATIO)
+    )
+    xy = pips.xy[f.pips].astype(np.float64)
+    reach = np.maximum(bodies.radius, rmed)
+    on = (np.abs(local) <= 1.0).all(axis=1)
+    if f.value in (2, 3):  # a row of pips, which may be a larger face's
+        a, b = np.triu_indices(len(xy), 1)
+        ahead = np.concatenate([2 * xy[b] - xy[a], 2 * xy[a] - xy[b]])  # one step on, each way
+        gap = np.linalg.norm(bodies.xy[:, None, :] - ahead[None, :, :], axis=2)
+        on |= (gap < reach[:, None]).any(axis=1)
+    like &= on
+    if not like.any():
+        return 0.0
+    d = np.linalg.norm(bodies.xy[:, None, :] - xy[None, :, :], axis=2)
+    copy = (d < np.maximum(bodies.radius[:, None], r[None, :])).any(axis=1)
+    return float((like & ~copy).sum())
 
 
 #: A two's pips lie 2 x PIP_OFFSET x sqrt(2) = 1.56 half-sides apart: 7.8-10.4 pip radii for pips

@@ -269,8 +269,14 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   (:data:`vision.faces.FACE_PIP_SQUEEZE`), which keeps its layout's value only because no split
 #:   into whole faces explains its pips (the fifty-fifth pass): two flush twos on parallel
 #:   diagonals, a four's layout sheared, were accepted as one 4.
+#: - ``glinted_pip``: a blob dropped as a die's body that holds one spot lies on the face, of
+#:   its pips' polarity and size, and is none of them (:func:`vision.faces.glinted_pips`; the
+#:   fifty-ninth pass): a glossy pip with a lamp's glint in it, so the face's value is short of
+#:   it (a five whose glinted pips were dropped, read as a two: ``tools/traps.py``'s glossy
+#:   scenes).
 GUARDS = (
-    "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face"
+    "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
+    "glinted_pip",
 )
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)

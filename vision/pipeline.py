@@ -74,10 +74,14 @@ def candidates(
     )
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     clock("resize")
-    every, ragged = find_blobs(work, gray=gray, max_pips=None)
+    held_one: list = []
+    every, ragged = find_blobs(work, gray=gray, max_pips=None, bodies=held_one)
+    bodies = held_one[0] if held_one else None
     if len(ignore):
         every = every.take(_outside_all(every.xy, ignore, scale))
         ragged = ragged.take(_outside_all(ragged.xy, ignore, scale))
+        if bodies is not None:
+            bodies = bodies.take(_outside_all(bodies.xy, ignore, scale))
     pips = every.take(np.arange(min(len(every), MAX_PIPS)))  # strongest first
     clock("pips")
     faces = group_pips(work, gray, pips)
@@ -107,7 +111,7 @@ def candidates(
         dots = set(idx[lattice(every, pips.xy[idx], pips.radius[idx], pips.polarity[idx])].tolist())
         faces = [f for f in faces if not dots.issuperset(f.pips.tolist())]
     clock("faces")
-    faces = describe(work, gray, pips, faces, found, every, ragged)
+    faces = describe(work, gray, pips, faces, found, every, ragged, bodies)
     clock("features")
     return faces, scale, work, gray
 

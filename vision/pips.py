@@ -128,12 +128,15 @@ def find_blobs(
     channels: tuple[str, ...] = CHANNELS,
     max_pips: int | None = MAX_PIPS,
     ragged_solidity: float | None = RAGGED_SOLIDITY,
+    bodies: list | None = None,
 ) -> tuple[Pips, Pips]:
     """All pip-like blobs of a BGR image, light and dark, at every pyramid level (the
     ``max_pips`` strongest; None for all), and the *ragged* blobs: those that pass every test but
     solidity, down to ``ragged_solidity`` (none when None), with the contrast of a pip, and that
     repeat no pip of their polarity and about their size (a ragged copy of a pip found at another
-    level or block: :func:`_not_repeating`)."""
+    level or block: :func:`_not_repeating`). ``bodies``, when a list, gets the blobs dropped as
+    die bodies that hold one spot only (:func:`_one_spot_bodies`), each once: a die showing one,
+    or a glossy pip with a lamp's glint in it, which no blob can tell apart."""
     if gray is None:
         gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     cand: list[tuple] = []
@@ -173,7 +176,11 @@ def find_blobs(
     if not cand:
         return _empty(), _empty()
     pips = _strongest_first(bgr, gray, cand, min_contrast)
-    pips = pips.take(_drop_die_bodies(pips))
+    keep = _drop_die_bodies(pips)
+    if bodies is not None:
+        b = pips.take(_one_spot_bodies(pips, keep))
+        bodies.append(b.take(_dedupe(b)))
+    pips = pips.take(keep)
     pips = pips.take(_dedupe(pips))
     if max_pips is not None and len(pips) > max_pips:
         pips = pips.take(np.arange(max_pips))  # already sorted, strongest first
@@ -245,6 +252,33 @@ def _drop_die_bodies(p: Pips) -> np.ndarray:
     d = np.hypot(xy[j, 0] - xy[i, 0], xy[j, 1] - xy[i, 1])
     holds = (d < 0.9 * r[i]) & (r[j] < CONTAINER_RADIUS_RATIO * r[i]) & (pol[j] != pol[i])
     return np.flatnonzero(np.bincount(i[holds], minlength=len(p)) == 0)
+
+
+#: What a body holds is one spot when every blob it holds lies within this fraction of its
+#: radius of their mean: the same glint or pip found at two levels. A die's two pips nearest
+#: each other lie 0.78 half-sides apart (a six's), 0.7 of the radius of the disc of a die's
+#: square (1.13 half-sides), so each is 0.35 from their mean, over the bound.
+ONE_SPOT = 0.2
+
+
+def _one_spot_bodies(p: Pips, keep: np.ndarray) -> np.ndarray:
+    """Indices of the blobs not in ``keep`` (dropped as die bodies by :func:`_drop_die_bodies`)
+    whose held blobs are one spot (:data:`ONE_SPOT`)."""
+    dropped = np.setdiff1d(np.arange(len(p)), keep)
+    if not len(dropped):
+        return dropped
+    xy, r, pol = p.xy.astype(np.float64), p.radius.astype(np.float64), p.polarity
+    i, j = _pairs(xy, xy[dropped], 0.9 * r[dropped])
+    d = np.hypot(*(xy[j] - xy[dropped[i]]).T)
+    holds = (d < 0.9 * r[dropped[i]]) & (r[j] < CONTAINER_RADIUS_RATIO * r[dropped[i]])
+    holds &= pol[j] != pol[dropped[i]]
+    i, j = i[holds], j[holds]
+    n = np.bincount(i, minlength=len(dropped)).astype(np.float64)
+    mean = np.stack([np.bincount(i, xy[j, k], len(dropped)) for k in (0, 1)], 1)
+    mean /= np.maximum(n, 1)[:, None]
+    far = np.zeros(len(dropped))
+    np.maximum.at(far, i, np.hypot(*(xy[j] - mean[i]).T))
+    return dropped[(n > 0) & (far <= ONE_SPOT * r[dropped])]
 
 
 def _chroma(bgr: np.ndarray) -> np.ndarray:
