@@ -577,7 +577,10 @@ def glinted_pips(f: FaceCandidate, pips: Pips, bodies: Pips | None) -> float:
     smaller face inside the die's when they are a row, a two or a three (a three's middle and
     corner pips fit a two of half its size), whose missing pip then lies one step on, beyond
     its square: within a pip's radius (the blob's or the face's, the larger) of b + (b - a), for
-    two of the face's pips a and b. A face of no layout: 0."""
+    two of the face's pips a and b. A lone pip has no turn (its half-side comes from the other
+    dice, or its body), and may be any pip of its die, a corner as well as a one's middle: the
+    farthest another pip of its die lies is the opposite corner, 2 sqrt(2) PIP_OFFSET
+    half-sides away (plus the blob's radius), in any direction. A face of no layout: 0."""
     if bodies is None or not len(bodies) or f.value is None:
         return 0.0
     det = float(np.linalg.det(f.frame))
@@ -595,7 +598,11 @@ def glinted_pips(f: FaceCandidate, pips: Pips, bodies: Pips | None) -> float:
     )
     xy = pips.xy[f.pips].astype(np.float64)
     reach = np.maximum(bodies.radius, rmed)
-    on = (np.abs(local) <= 1.0).all(axis=1)
+    if len(xy) == 1:  # a lone pip: no turn, and any pip of its die (a corner's far corner)
+        reach_one = 2 * np.sqrt(2) * PIP_OFFSET * f.half_side + bodies.radius
+        on = np.linalg.norm(bodies.xy - centre, axis=1) <= reach_one
+    else:
+        on = (np.abs(local) <= 1.0).all(axis=1)
     if f.value in (2, 3):  # a row of pips, which may be a larger face's
         a, b = np.triu_indices(len(xy), 1)
         ahead = np.concatenate([2 * xy[b] - xy[a], 2 * xy[a] - xy[b]])  # one step on, each way
