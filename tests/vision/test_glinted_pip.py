@@ -1,0 +1,106 @@
+"""A glossy pip with a lamp's glint in it (``glinted_pip``, vision.gate.GUARDS): the pip holds a
+light spot, so ``vision.pips._drop_die_bodies`` drops it as a whole die showing one, and the pips
+left were read as a smaller face with confidence (a three whose corner pip caught the lamp, read as
+a sure two; both corners, a sure one). The guard makes such a face ask; a die with no glint is still
+read."""
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.drawn import blobs, lens, sharp_dice
+from vision.faces import FaceCandidate, glinted_pips
+from vision.pipeline import read
+from vision.pips import _drop_die_bodies, _one_spot_bodies
+
+HALF, R, OFF = 50, 10, 28  # OFF: about PIP_OFFSET x HALF
+LAYOUT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+}
+
+
+def _die(value: int, glinted=(), centre=(200, 200), size=(400, 400), extra=None) -> np.ndarray:
+    """A white die (half-side 50) showing ``value``, a lamp's glint (3 px, grey 250) up and right
+    of the middle of each pip of ``glinted`` (indices into its layout)."""
+    pips = [(dx * OFF, dy * OFF, R) for dx, dy in LAYOUT[value]]
+    img = sharp_dice(size, [(centre, HALF, pips)])
+    for k in glinted:
+        dx, dy = LAYOUT[value][k]
+        at = (centre[0] + dx * OFF + 3, centre[1] + dy * OFF - 3)
+        cv2.circle(img, at, 3, (250, 250, 250), -1, cv2.LINE_AA)
+    if extra is not None:
+        extra(img)
+    return lens(img)
+
+
+def _accepted(reading) -> list[int]:
+    return [d.value for d in reading.dice if d.value is not None and not d.flags]
+
+
+@pytest.mark.parametrize(
+    "value, glinted",
+    [
+        (3, (0,)),  # a corner: the middle and the other corner fit a two of half the size
+        (3, (0, 2)),  # both corners: the middle alone, a one
+        (5, (0, 1, 3)),  # three corners: the two left on a diagonal
+    ],
+)
+def test_a_face_short_of_its_glinted_pips_asks(value, glinted):
+    reading = read(_die(value, glinted))
+    assert all(v == value for v in _accepted(reading))
+    assert reading.needs_confirmation
+
+
+@pytest.mark.parametrize("value", [3, 5])
+def test_the_same_die_with_no_glint_is_read(value):
+    assert _accepted(read(_die(value))) == [value]
+
+
+@pytest.mark.parametrize(
+    "body, polarity, radius, counted",
+    [
+        ((228, 172), -1, 10, 1),  # on the face, where a five's corner lies: counted
+        ((228, 172), 1, 10, 0),  # of the other polarity than the face's pips
+        ((228, 172), -1, 30, 0),  # three times a pip's radius: a die's body, not a pip
+        ((228, 228), -1, 10, 0),  # one of the face's own pips, found again
+        ((256, 256), -1, 10, 1),  # beyond the square, one step on along the three's row
+        ((200, 270), -1, 10, 0),  # beyond the square, on no row of it
+    ],
+)
+def test_glinted_pips_counts_a_pip_s_like_on_the_face_or_its_row(body, polarity, radius, counted):
+    # a three of 10 px pips on the diagonal of a face of half-side 50 at (200, 200)
+    pips = blobs([(172, 172), (200, 200), (228, 228)], radius=10.0)
+    face = FaceCandidate(np.arange(3), 3, (200.0, 200.0), np.eye(2, dtype=np.float32) * 50, 50.0,
+                         0.0, {})
+    assert glinted_pips(face, pips, blobs([body], radius=radius, polarity=polarity)) == counted
+    assert glinted_pips(face, pips, None) == 0
+
+
+@pytest.mark.parametrize("distance, counted", [(70, 1), (110, 0)])
+def test_a_lone_pip_s_die_reaches_its_far_corner_any_way_turned(distance, counted):
+    # a lone pip taken for a one of half-side 50 may be a corner pip of its die: the far corner
+    # lies 2 sqrt(2) PIP_OFFSET half-sides (78 px) away, in any direction
+    pips = blobs([(200, 200)], radius=10.0)
+    face = FaceCandidate(np.arange(1), 1, (200.0, 200.0), np.eye(2, dtype=np.float32) * 50, 50.0,
+                         0.0, {})
+    for a in np.deg2rad([0, 30, 45, 200]):
+        at = (200 + distance * np.cos(a), 200 + distance * np.sin(a))
+        assert glinted_pips(face, pips, blobs([at], radius=10.0)) == counted
+
+
+def test_one_spot_bodies_are_those_holding_one_spot_only():
+    # 0: a dark blob holding a light spot, found twice (two levels); 3: a dark blob holding two
+    # light spots apart (a die's two pips); 6: a dark blob holding nothing (a pip)
+    p = blobs(
+        [(100, 100), (103, 98), (103.5, 97.5), (300, 100), (290, 92), (310, 108), (500, 100)],
+        radius=[20, 3, 3.5, 20, 3, 3, 8],
+        polarity=[-1, 1, 1, -1, 1, 1, -1],
+    )
+    keep = _drop_die_bodies(p)
+    assert sorted(set(range(len(p))) - set(keep.tolist())) == [0, 3]
+    assert _one_spot_bodies(p, keep).tolist() == [0]
+    assert _one_spot_bodies(p, np.arange(len(p))).tolist() == []
+
