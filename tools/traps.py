@@ -3,7 +3,7 @@
 
 Every scene is drawn from a seed, so the same command gives the same scenes, and none of them is
 ever fitted or tuned on: they measure the first rule of the reader, never confidently wrong,
-where the photo folders hold few traps. Three families:
+where the photo folders hold few traps. Four families:
 
 - **slanted**: one to four dice drawn as solid cubes in perspective, with a pip layout on every
   face (opposite faces add up to 7), lying flat on a table and seen from straight above down to
@@ -16,6 +16,9 @@ where the photo folders hold few traps. Three families:
   with rounded edges, seen from straight above down to the issue's 50 degrees: the issue's
   "touching dice and clusters", which the slanted scenes (their dice 1.9 sides apart or more)
   leave out. Judged as the slanted ones are.
+- **glossy**: one to four dice 40-200 px across, apart, seen from 40-90 degrees above the table,
+  whose pips catch a lamp's glint (some pips or all, each offset towards the lamp), mostly dice
+  with dark pips, where a glint shows. Judged as the slanted ones are.
 
 Not a family: four to six dots laid out as a face's pips straight on a table, with no die drawn.
 They are not clearly no die: a white die seen from above on a white desk, or a black one on black
