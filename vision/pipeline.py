@@ -37,7 +37,7 @@ from vision.gate import (
     size_outliers,
 )
 from vision.model import DiceModel, default_model
-from vision.pips import MAX_PIPS, find_blobs
+from vision.pips import MAX_PIPS, Pips, find_blobs
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
 
 log = logging.getLogger(__name__)
@@ -54,10 +54,13 @@ def candidates(
     image: np.ndarray,
     steps: dict[str, float] | None = None,
     ignore: Sequence[Sequence[Sequence[float]]] = (),
+    extra: dict | None = None,
 ) -> tuple[list[FaceCandidate], float, np.ndarray, np.ndarray]:
     """Steps 1-3: faces found in the working-size image, and the scale to it. ``steps``, when
     given, gets each step's ms (:data:`STEPS`). No blob inside an ``ignore`` polygon (image
-    points) is taken for a pip: a corner marker's white cells would make faces."""
+    points) is taken for a pip: a corner marker's white cells would make faces. ``extra``, when
+    a dict, gets ``"bodies"``: the blobs dropped as die bodies that hold one spot
+    (:func:`vision.pips.find_blobs`), or None."""
     clock = _Clock(steps)
     h, w = image.shape[:2]
     scale = min(1.0, WORK_MAX_SIDE / max(h, w))
@@ -82,6 +85,8 @@ def candidates(
         ragged = ragged.take(_outside_all(ragged.xy, ignore, scale))
         if bodies is not None:
             bodies = bodies.take(_outside_all(bodies.xy, ignore, scale))
+    if extra is not None:
+        extra["bodies"] = bodies
     pips = every.take(np.arange(min(len(every), MAX_PIPS)))  # strongest first
     clock("pips")
     faces = group_pips(work, gray, pips)
@@ -212,6 +217,60 @@ def _possible_dice(
     return out
 
 
+#: At most this many one-spot bodies are grouped into faces (:func:`_glinted_dice`): a die has
+#: six pips, and a photo holds a few dice; a patterned cloth's hundreds of rings are no die.
+MAX_GLINTED = 60
+
+
+def _glinted_dice(
+    work: np.ndarray,
+    gray: np.ndarray,
+    bodies: Pips | None,
+    faces: list[FaceCandidate],
+    reported: list[int],
+    model: DiceModel | None,
+    outside_faces: Callable[[list[FaceCandidate]], np.ndarray],
+) -> tuple[list[tuple[FaceCandidate, float]], set[int]]:
+    """Possible dice (:data:`POSSIBLE_DIE`) whose every pip holds a lamp's glint: each such pip
+    was dropped as a die showing one (:func:`vision.pips._drop_die_bodies`), so no face was left
+    and the die was never reported, and a throw read without it asked for nothing. The blobs
+    dropped that hold one spot (``bodies``) are grouped into faces as pips are; a face of 2-6
+    that the die model gives a p(die) of :data:`POSSIBLE_DIE` or more, not by a ``reported``
+    face or a likelier such face (:data:`SAME_DIE_REACH` of the larger half-side: a face read
+    from the die's pips with no glint may be a smaller face within it), and not outside the
+    playing area, is reported as a possible die that asks, with its p(die): never accepted (a
+    tile holding a die showing one is such a body too). A lone body is left out, as a lone pip
+    is (:func:`_possible_dice`). A reported face of one pip inside one of such a face's bodies is
+    the glint, found as a light pip in a dark one: it keeps nothing from being reported, and is
+    not reported itself (the second value returned: those faces' indices)."""
+    if bodies is None or len(bodies) < 2 or len(bodies) > MAX_GLINTED or model is None:
+        return [], set()
+    alt = [f for f in group_pips(work, gray, bodies) if f.value is not None and f.value >= 2]
+    if not alt:
+        return [], set()
+    alt = describe(work, gray, bodies, alt, alt, bodies)
+    p_die, _ = score(alt, model)
+    ok = [k for k in range(len(alt)) if p_die[k] >= POSSIBLE_DIE]
+    if ok:
+        out_area = outside_faces([alt[k] for k in ok])
+        ok = [k for k, o in zip(ok, out_area, strict=True) if not o]
+    out: list[tuple[FaceCandidate, float]] = []
+    glints: set[int] = set()
+    for k in sorted(ok, key=lambda k: -p_die[k]):
+        f = alt[k]
+        xy, r = bodies.xy[f.pips], bodies.radius[f.pips]
+        inside = {
+            i for i in reported if len(faces[i].pips) == 1
+            and (np.hypot(*(xy - np.asarray(faces[i].center)).T) < r).any()
+        }
+        taken = [faces[i] for i in reported if i not in inside] + [g for g, _ in out]
+        if all(np.hypot(*np.subtract(g.center, f.center))
+               >= SAME_DIE_REACH * max(g.half_side, f.half_side) for g in taken):
+            out.append((f, float(p_die[k])))
+            glints |= inside
+    return out, glints
+
+
 def _outlined(face: FaceCandidate) -> bool:
     """A die alone: a face of 2-5 pips with a die's outline around it, measured on its own
     (``outline``, not the border's colour, which a tray's rail or a sheet's edge has as well),
@@ -317,7 +376,8 @@ def read(
         image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     h, w = image.shape[:2]
     steps: dict[str, float] = {}
-    faces, scale, work, gray = candidates(image, steps, ignore)
+    extra: dict = {}
+    faces, scale, work, gray = candidates(image, steps, ignore, extra)
     clock = _Clock(steps)
     p_die, p_val = score(faces, model)
     thr_accept = accept if accept is not None else (model.accept if model else 1.1)
@@ -387,6 +447,11 @@ def read(
         return geometry.outside_area([faces[i] for i in idx], poly)
 
     possible = _possible_dice(faces, p_die, thr_die, keep, outside)
+    glinted, glints = _glinted_dice(
+        work, gray, extra.get("bodies"), faces, sorted(set(keep) | possible), model,
+        outside_faces=lambda fs: geometry.outside_area(fs, poly) if holds() else np.zeros(
+            len(fs), bool),
+    )
     if area is None:
         off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
@@ -415,7 +480,7 @@ def read(
     p_val = np.where(doubt, np.minimum(p_val, p_die), p_val)
     dice = []
     inv = 1.0 / scale
-    for i in sorted(set(keep) | possible):
+    for i in sorted((set(keep) | possible) - glints):
         f = faces[i]
         flags = []
         if cocked.get(i):
@@ -429,6 +494,12 @@ def read(
         box = (int(round(x * inv)), int(round(y * inv)), int(round(bw * inv)), int(round(bh * inv)))
         centre = (f.center[0] * inv, f.center[1] * inv)
         dice.append(Die(f.value, conf, box, centre, tuple(flags), possible=i in possible))
+    for f, p in glinted:  # possible dice whose pips all hold a glint: they ask
+        x, y, bw, bh = f.box()
+        box = (int(round(x * inv)), int(round(y * inv)), int(round(bw * inv)), int(round(bh * inv)))
+        centre = (f.center[0] * inv, f.center[1] * inv)
+        conf = min(float(p), thr_accept - 1e-6)
+        dice.append(Die(f.value, conf, box, centre, (UNCERTAIN,), possible=True))
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     clock("dice")
     ms = (time.perf_counter() - t0) * 1000
