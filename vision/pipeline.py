@@ -228,6 +228,7 @@ def _glinted_dice(
     bodies: Pips | None,
     faces: list[FaceCandidate],
     reported: list[int],
+    sure: set[int],
     model: DiceModel | None,
     outside_faces: Callable[[list[FaceCandidate]], np.ndarray],
 ) -> tuple[list[tuple[FaceCandidate, float]], set[int]]:
@@ -242,7 +243,9 @@ def _glinted_dice(
     tile holding a die showing one is such a body too). A lone body is left out, as a lone pip
     is (:func:`_possible_dice`). A reported face of one pip inside one of such a face's bodies is
     the glint, found as a light pip in a dark one: it keeps nothing from being reported, and is
-    not reported itself (the second value returned: those faces' indices)."""
+    not reported itself (the second value returned: those faces' indices). But when such a face
+    is ``sure`` (accepted, with no flag), that body is the die's own and the grouped face is
+    dropped instead: a possible die never takes an accepted value away."""
     if bodies is None or len(bodies) < 2 or len(bodies) > MAX_GLINTED or model is None:
         return [], set()
     alt = [f for f in group_pips(work, gray, bodies) if f.value is not None and f.value >= 2]
@@ -263,6 +266,8 @@ def _glinted_dice(
             i for i in reported if len(faces[i].pips) == 1
             and (np.hypot(*(xy - np.asarray(faces[i].center)).T) < r).any()
         }
+        if inside & sure:  # a die read with no doubt as one: that body is its own, no pip
+            continue
         taken = [faces[i] for i in reported if i not in inside] + [g for g, _ in out]
         if all(np.hypot(*np.subtract(g.center, f.center))
                >= SAME_DIE_REACH * max(g.half_side, f.half_side) for g in taken):
@@ -447,11 +452,6 @@ def read(
         return geometry.outside_area([faces[i] for i in idx], poly)
 
     possible = _possible_dice(faces, p_die, thr_die, keep, outside)
-    glinted, glints = _glinted_dice(
-        work, gray, extra.get("bodies"), faces, sorted(set(keep) | possible), model,
-        outside_faces=lambda fs: geometry.outside_area(fs, poly) if holds() else np.zeros(
-            len(fs), bool),
-    )
     if area is None:
         off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
@@ -478,9 +478,20 @@ def read(
     p_val = np.where(ask, np.minimum(p_val, thr_accept - 1e-6), p_val)
     # A possible die's value is no surer than that it is a die at all.
     p_val = np.where(doubt, np.minimum(p_val, p_die), p_val)
+    reported = sorted(set(keep) | possible)
+    sure = {
+        i for i in reported
+        if faces[i].value is not None and p_val[i] >= thr_accept
+        and not cocked.get(i) and not off.get(i)
+    }
+    glinted, glints = _glinted_dice(
+        work, gray, extra.get("bodies"), faces, reported, sure, model,
+        outside_faces=lambda fs: geometry.outside_area(fs, poly) if holds() else np.zeros(
+            len(fs), bool),
+    )
     dice = []
     inv = 1.0 / scale
-    for i in sorted((set(keep) | possible) - glints):
+    for i in sorted(set(reported) - glints):
         f = faces[i]
         flags = []
         if cocked.get(i):
