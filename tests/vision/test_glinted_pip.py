@@ -4,14 +4,20 @@ left were read as a smaller face with confidence (a three whose corner pip caugh
 a sure two; both corners, a sure one). The guard makes such a face ask; a die with no glint is still
 read."""
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
 from tests.vision.drawn import blobs, lens, sharp_dice
+from vision import pipeline
 from vision.faces import FaceCandidate, glinted_pips
 from vision.pipeline import read
 from vision.pips import _drop_die_bodies, _one_spot_bodies
+from vision.reading import UNCERTAIN
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
 HALF, R, OFF = 50, 10, 28  # OFF: about PIP_OFFSET x HALF
 LAYOUT = {
@@ -104,3 +110,32 @@ def test_one_spot_bodies_are_those_holding_one_spot_only():
     assert _one_spot_bodies(p, keep).tolist() == [0]
     assert _one_spot_bodies(p, np.arange(len(p))).tolist() == []
 
+
+
+@pytest.mark.parametrize("value", [2, 3, 5])
+def test_a_die_whose_every_pip_holds_a_glint_is_one_possible_die_that_asks(value):
+    # every pip dropped as a die showing one left no face: the die went unreported, and its
+    # glints were read as dice showing one that asked. The dropped bodies, grouped, are the die.
+    reading = read(_die(value, range(len(LAYOUT[value]))))
+    assert [(d.value, d.possible) for d in reading.dice] == [(value, True)]
+    assert UNCERTAIN in reading.dice[0].flags and reading.values == []
+    assert reading.needs_confirmation
+
+
+@pytest.mark.parametrize("floor", [None, 0.0])
+def test_dice_read_as_ones_are_never_grouped_as_a_glinted_die(floor, monkeypatch):
+    # four dice showing one on a white sheet (a real photo): each die's body holds one spot, as
+    # a glinted pip does, and the four group as a four's pips; with every face let through
+    # (floor 0) that four took the ones away as its glints, the accepted ones with them. A die
+    # accepted as one keeps its body: the reading is the one with no possible die looked for.
+    img = cv2.imread(str(SAMPLES / "kamilpiechowiak-49.jpg"))
+    monkeypatch.setattr(pipeline, "POSSIBLE_DIE", 1.1)
+    without = read(img)
+    assert without.values and set(without.values) == {1}
+    if floor is not None:
+        monkeypatch.setattr(pipeline, "POSSIBLE_DIE", floor)
+    else:
+        monkeypatch.undo()
+    reading = read(img)
+    assert [(d.value, d.possible) for d in reading.dice] == [(1, False)] * 4
+    assert reading.dice == without.dice
