@@ -235,7 +235,9 @@ def _glinted_dice(
     """Possible dice (:data:`POSSIBLE_DIE`) whose every pip holds a lamp's glint: each such pip
     was dropped as a die showing one (:func:`vision.pips._drop_die_bodies`), so no face was left
     and the die was never reported, and a throw read without it asked for nothing. The blobs
-    dropped that hold one spot (``bodies``) are grouped into faces as pips are; a face of 2-6
+    dropped that hold one spot (``bodies``), dark ones only, are grouped into faces as pips are
+    (a white die showing one is a light body holding one dark spot: four of them on a table were
+    grouped as a four's pips, and the dice taken for its glints); a face of 2-6
     that the die model gives a p(die) of :data:`POSSIBLE_DIE` or more, not by a ``reported``
     face or a likelier such face (:data:`SAME_DIE_REACH` of the larger half-side: a face read
     from the die's pips with no glint may be a smaller face within it), and not outside the
@@ -246,6 +248,8 @@ def _glinted_dice(
     not reported itself (the second value returned: those faces' indices). But when such a face
     is ``sure`` (accepted, with no flag), that body is the die's own and the grouped face is
     dropped instead: a possible die never takes an accepted value away."""
+    if bodies is not None:  # a glint is a light spot in a darker pip: a light body holding a
+        bodies = bodies.take(np.flatnonzero(bodies.polarity < 0))  # dark spot is a die's one
     if bodies is None or len(bodies) < 2 or len(bodies) > MAX_GLINTED or model is None:
         return [], set()
     alt = [f for f in group_pips(work, gray, bodies) if f.value is not None and f.value >= 2]
