@@ -78,6 +78,13 @@ PHOTOS = [
         "blue dice with red pips, ivory, marbled yellow, purple, black, green",
     ),
     (
+        "nell-byler",
+        "train/images/IMG_20191209_100112.jpg",
+        "two dark blue dice showing 1, a white pip each, apart on a white board; white 4 and 6, "
+        "red 6. A dark die's body holding its one light pip is what a dark pip holding a lamp's "
+        "glint looks like",
+    ),
+    (
         "matteop65",
         "Train/six_52.jpg",
         "five white dice on light wood, faces 1 to 5, oblique webcam; a laptop and a cable",
@@ -91,6 +98,7 @@ PHOTOS = [
     ("matteop65", "Valid/valid_45.jpg", "three white dice on wood: 1, 2 and 3"),
     ("matteop65", "Train/dice_10.jpg", "a single white die showing 1, close up"),
     ("matteop65", "Train/five_30.jpg", "three white dice all showing 5 (a staged frame)"),
+    ("matteop65", "Train/dice_34.jpg", "four white dice all showing 1 on wood (a staged frame)"),
     ("matteop65", "Valid/valid_80.jpg", "five white dice on wood, oblique: 2, 3, 3, 3, 6"),
     (
         "kamilpiechowiak",
@@ -124,8 +132,9 @@ PHOTOS = [
     (
         "kamilpiechowiak",
         "small/4.jpg",
-        "a heap of 15 pip d6 seen obliquely; the die model doubts every face (none reaches "
-        "p(die) 0.5), so three are reported as possible dice that ask (once read as no die, "
+        "a heap of 15 pip d6 seen obliquely, on a table the models never saw; the die model "
+        "doubts most faces (under the models of the thirty-third to thirty-eighth passes, every "
+        "face), and a doubted face is reported as a possible die that asks (once read as no die, "
         "asking for nothing)",
     ),
     ("kamilpiechowiak", "small/45.jpg", "five large dice on wood, black with white pips, red 1"),

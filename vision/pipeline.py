@@ -234,20 +234,28 @@ def _glinted_dice(
 ) -> tuple[list[tuple[FaceCandidate, float]], set[int]]:
     """Possible dice (:data:`POSSIBLE_DIE`) whose every pip holds a lamp's glint: each such pip
     was dropped as a die showing one (:func:`vision.pips._drop_die_bodies`), so no face was left
-    and the die was never reported, and a throw read without it asked for nothing. The blobs
-    dropped that hold one spot (``bodies``), dark ones only, are grouped into faces as pips are
-    (a white die showing one is a light body holding one dark spot: four of them on a table were
-    grouped as a four's pips, and the dice taken for its glints); a face of 2-6
-    that the die model gives a p(die) of :data:`POSSIBLE_DIE` or more, not by a ``reported``
-    face or a likelier such face (:data:`SAME_DIE_REACH` of the larger half-side: a face read
-    from the die's pips with no glint may be a smaller face within it), and not outside the
-    playing area, is reported as a possible die that asks, with its p(die): never accepted (a
-    tile holding a die showing one is such a body too). A lone body is left out, as a lone pip
-    is (:func:`_possible_dice`). A reported face of one pip inside one of such a face's bodies is
-    the glint, found as a light pip in a dark one: it keeps nothing from being reported, and is
-    not reported itself (the second value returned: those faces' indices). But when such a face
-    is ``sure`` (accepted, with no flag), that body is the die's own and the grouped face is
-    dropped instead: a possible die never takes an accepted value away."""
+    and the die was never reported, and a throw read without it asked for nothing.
+
+    The blobs dropped that hold one spot (``bodies``) are grouped into faces as pips are, dark
+    ones only: a glint is a light spot in a darker pip, and a white die showing one is a light
+    body holding a dark spot (four of them on matteop65's table were grouped as a four's pips).
+    A face of 2-6 is reported as a possible die that asks, with its p(die), never accepted (a
+    tile holding a die showing one is such a body too), when all of these hold:
+    - it has a die's outline around it (:func:`_outlined`); a six has none measured and is let
+      through (two dark dice showing one, apart on a white board, were grouped as a two with no
+      die around it);
+    - the die model gives it a p(die) of :data:`POSSIBLE_DIE` or more;
+    - it is not by a ``reported`` face or a likelier such face (:data:`SAME_DIE_REACH` of the
+      larger half-side: a face read from the die's pips with no glint may be a smaller face
+      within it);
+    - it is not outside the playing area.
+    A lone body is left out, as a lone pip is (:func:`_possible_dice`).
+
+    A reported face of one pip inside one of such a face's bodies is the glint, found as a light
+    pip in a dark one: it keeps nothing from being reported, and is not reported itself (the
+    second value returned: those faces' indices). But when such a face is ``sure`` (accepted,
+    with no flag), that body is the die's own and the grouped face is dropped instead: a
+    possible die never takes an accepted value away."""
     if bodies is not None:  # a glint is a light spot in a darker pip: a light body holding a
         bodies = bodies.take(np.flatnonzero(bodies.polarity < 0))  # dark spot is a die's one
     if bodies is None or len(bodies) < 2 or len(bodies) > MAX_GLINTED or model is None:
@@ -257,7 +265,8 @@ def _glinted_dice(
         return [], set()
     alt = describe(work, gray, bodies, alt, alt, bodies)
     p_die, _ = score(alt, model)
-    ok = [k for k in range(len(alt)) if p_die[k] >= POSSIBLE_DIE]
+    ok = [k for k in range(len(alt)) if p_die[k] >= POSSIBLE_DIE
+          and (alt[k].value == 6 or _outlined(alt[k]))]
     if ok:
         out_area = outside_faces([alt[k] for k in ok])
         ok = [k for k, o in zip(ok, out_area, strict=True) if not o]
