@@ -228,7 +228,7 @@ def _glinted_dice(
     bodies: Pips | None,
     faces: list[FaceCandidate],
     reported: list[int],
-    sure: set[int],
+    standing: set[int],
     model: DiceModel | None,
     outside_faces: Callable[[list[FaceCandidate]], np.ndarray],
 ) -> tuple[list[tuple[FaceCandidate, float]], set[int]]:
@@ -253,9 +253,11 @@ def _glinted_dice(
 
     A reported face of one pip inside one of such a face's bodies is the glint, found as a light
     pip in a dark one: it keeps nothing from being reported, and is not reported itself (the
-    second value returned: those faces' indices). But when such a face is ``sure`` (accepted,
-    with no flag), that body is the die's own and the grouped face is dropped instead: a
-    possible die never takes an accepted value away."""
+    second value returned: those faces' indices). But when such a face is ``standing`` (accepted
+    with no flag, or flagged cocked or off the table), that body is the die's own and the grouped
+    face is dropped instead: a possible die never takes an accepted value away, nor a die that
+    must be thrown again (a review found a die showing one off a given playing area dropped as a
+    glint, and the throw's rethrow with it)."""
     if bodies is not None:  # a glint is a light spot in a darker pip: a light body holding a
         bodies = bodies.take(np.flatnonzero(bodies.polarity < 0))  # dark spot is a die's one
     if bodies is None or len(bodies) < 2 or len(bodies) > MAX_GLINTED or model is None:
@@ -279,7 +281,7 @@ def _glinted_dice(
             i for i in reported if len(faces[i].pips) == 1
             and (np.hypot(*(xy - np.asarray(faces[i].center)).T) < r).any()
         }
-        if inside & sure:  # a die read with no doubt as one: that body is its own, no pip
+        if inside & standing:  # a die read as one, or to throw again: that body is its own
             continue
         taken = [faces[i] for i in reported if i not in inside] + [g for g, _ in out]
         if all(np.hypot(*np.subtract(g.center, f.center))
@@ -492,13 +494,14 @@ def read(
     # A possible die's value is no surer than that it is a die at all.
     p_val = np.where(doubt, np.minimum(p_val, p_die), p_val)
     reported = sorted(set(keep) | possible)
-    sure = {
+    # the faces a possible die must not take away: accepted with no flag, or to be thrown again
+    standing = {
         i for i in reported
-        if faces[i].value is not None and p_val[i] >= thr_accept
-        and not cocked.get(i) and not off.get(i)
+        if cocked.get(i) or off.get(i)
+        or (faces[i].value is not None and p_val[i] >= thr_accept)
     }
     glinted, glints = _glinted_dice(
-        work, gray, extra.get("bodies"), faces, reported, sure, model,
+        work, gray, extra.get("bodies"), faces, reported, standing, model,
         outside_faces=lambda fs: geometry.outside_area(fs, poly) if holds() else np.zeros(
             len(fs), bool),
     )
