@@ -274,9 +274,12 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   fifty-ninth pass): a glossy pip with a lamp's glint in it, so the face's value is short of
 #:   it (a five whose glinted pips were dropped, read as a two: ``tools/traps.py``'s glossy
 #:   scenes).
+#: - ``pip_unlike``: a pip of the face squeezed far more than its others
+#:   (:data:`vision.faces.PIP_SHAPE_MIN`; the fifty-ninth pass): a side face's pip taken in, a
+#:   four read as a sure 6.
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
-    "glinted_pip",
+    "glinted_pip", "pip_unlike",
 )
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
