@@ -513,7 +513,7 @@ def describe(
     are dots too. ``ragged``: the blobs that failed only the pips' solidity test
     (:func:`vision.pips.find_blobs`), counted too beside a lone pip (``one_crowded``).
     ``bodies``: the blobs dropped as die bodies that hold one spot (``find_blobs``' ``bodies``),
-    for :func:`glinted_pips`."""
+    for :func:`glinted_pips` and :func:`pips_in_bodies`."""
     out = []
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
     # small dice taken for pips, or a pattern.
@@ -556,6 +556,8 @@ def describe(
         feats["glinted_pip"] = glinted_pips(f, pips, bodies)
         # a guard of read's, not a feature (vision.gate.GUARDS)
         feats["pip_unlike"] = pip_unlike(pips, f.pips)
+        # a guard of read's, not a feature (vision.gate.GUARDS)
+        feats["pips_in_bodies"] = pips_in_bodies(pips, f.pips, bodies)
         out.append(replace(f, features=feats))
     # Each face's colour in CIE Lab (OpenCV's 8-bit scale), converted in one call: absolute, so
     # never evidence for the models, only for telling the dice of one set apart (vision.gate).
@@ -587,6 +589,40 @@ def pip_unlike(pips: Pips, idx) -> float:
     ax = pips.axes[idx].astype(np.float64)
     r = ax[:, 1] / np.maximum(ax[:, 0], 1e-6)
     return float(r.min() < PIP_SHAPE_MIN * np.median(r))
+
+
+def held_alone(pips: Pips, idx, bodies: Pips | None) -> np.ndarray:
+    """For each of ``pips`` at ``idx``: whether it is the one spot held by a blob of ``bodies``
+    (dropped as die bodies, each holding one spot: :func:`vision.pips.find_blobs`). A body
+    holds a pip as :func:`vision.pips._drop_die_bodies` has it: the pip's centre within 0.9 of
+    the body's radius of its centre, its radius under CONTAINER_RADIUS_RATIO of the body's, and
+    of the other polarity. Such a pip is a die showing one, or a glint in a dark pip."""
+    idx = np.asarray(idx, np.intp)
+    if bodies is None or not len(bodies) or not len(idx):
+        return np.zeros(len(idx), bool)
+    xy = pips.xy[idx].astype(np.float64)
+    r = pips.radius[idx].astype(np.float64)
+    bxy, br = bodies.xy.astype(np.float64), bodies.radius.astype(np.float64)
+    d = np.linalg.norm(xy[:, None, :] - bxy[None, :, :], axis=2)
+    holds = (
+        (d < 0.9 * br[None, :])
+        & (r[:, None] < CONTAINER_RADIUS_RATIO * br[None, :])
+        & (pips.polarity[idx][:, None] != bodies.polarity[None, :])
+    )
+    return holds.any(axis=1)
+
+
+def pips_in_bodies(pips: Pips, idx, bodies: Pips | None) -> float:
+    """A guard (vision.gate.GUARDS): how many of a face's pips (``idx``, two or more) are each
+    held alone by a die body (:func:`held_alone`), when two or more are; else 0. One die's pips
+    lie on one face, not each in a body of its own: pips so held are dice showing one side by
+    side, whose pips fit a larger face (four black dice showing one, 30 px apart in a square,
+    were accepted as a sure 4; two, 4-20 px apart on a diagonal, as a sure 2)."""
+    idx = np.asarray(idx, np.intp)
+    if len(idx) < 2:
+        return 0.0
+    n = int(held_alone(pips, idx, bodies).sum())
+    return float(n) if n >= 2 else 0.0
 
 
 def glinted_pips(f: FaceCandidate, pips: Pips, bodies: Pips | None) -> float:

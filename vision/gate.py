@@ -275,11 +275,14 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   it (a five whose glinted pips were dropped, read as a two: ``tools/traps.py``'s glossy
 #:   scenes).
 #: - ``pip_unlike``: a pip of the face squeezed far more than its others
-#:   (:data:`vision.faces.PIP_SHAPE_MIN`; the fifty-ninth pass): a side face's pip taken in, a
+#:   (:data:`vision.faces.PIP_SHAPE_MIN`; the sixtieth pass): a side face's pip taken in, a
 #:   four read as a sure 6.
+#: - ``pips_in_bodies``: two or more of the face's pips each the one spot of a die body of its
+#:   own (:func:`vision.faces.pips_in_bodies`; the sixtieth pass): dice showing one side by
+#:   side, four black ones in a square read as a sure 4.
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
-    "glinted_pip", "pip_unlike",
+    "glinted_pip", "pip_unlike", "pips_in_bodies",
 )
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
