@@ -85,6 +85,13 @@ PHOTOS = [
         "glint looks like",
     ),
     (
+        "nell-byler",
+        "train/images/IMG_20191209_100348.jpg",
+        "seven coloured dice on a white board: a purple 4 touching a blue 6 whose body, holding "
+        "one light spot at its finding, reaches two of the 4's pips; purple and green 1s, a "
+        "green 2, a red 4, a dark 5 with red pips",
+    ),
+    (
         "matteop65",
         "Train/six_52.jpg",
         "five white dice on light wood, faces 1 to 5, oblique webcam; a laptop and a cable",

@@ -591,12 +591,23 @@ def pip_unlike(pips: Pips, idx) -> float:
     return float(r.min() < PIP_SHAPE_MIN * np.median(r))
 
 
+#: A die showing one has its pip at its centre, and a blob found on the die's body is centred
+#: on it too (the drawn black dice of tests/vision/test_pips_in_bodies.py: 0.27 of the body's
+#: radius off, the blob's outline taking in the lens's blur). A die's other pips lie 0.44 of the
+#: radius of its square's disc (1.13 half-sides) off its centre or more (a six's middle row,
+#: 0.5 half-sides). So a pip is held alone by a body when it lies within this share of the body's
+#: radius of its centre (:func:`held_alone`); a neighbour's body that reaches a pip at its edge
+#: does not hold it.
+HELD_CENTRE = 0.4
+
+
 def held_alone(pips: Pips, idx, bodies: Pips | None) -> np.ndarray:
-    """For each of ``pips`` at ``idx``: whether it is the one spot held by a blob of ``bodies``
-    (dropped as die bodies, each holding one spot: :func:`vision.pips.find_blobs`). A body
-    holds a pip as :func:`vision.pips._drop_die_bodies` has it: the pip's centre within 0.9 of
-    the body's radius of its centre, its radius under CONTAINER_RADIUS_RATIO of the body's, and
-    of the other polarity. Such a pip is a die showing one, or a glint in a dark pip."""
+    """For each of ``pips`` at ``idx``: whether it is held alone by a blob of ``bodies``
+    (dropped as die bodies, each holding one spot: :func:`vision.pips.find_blobs`): the pip's
+    centre within :data:`HELD_CENTRE` of the body's radius of its centre, its radius under
+    CONTAINER_RADIUS_RATIO of the body's, of the other polarity (as
+    :func:`vision.pips._drop_die_bodies` has a body hold a blob), and no other pip of ``idx``
+    so held by that body. Such a pip is a die showing one."""
     idx = np.asarray(idx, np.intp)
     if bodies is None or not len(bodies) or not len(idx):
         return np.zeros(len(idx), bool)
@@ -605,19 +616,20 @@ def held_alone(pips: Pips, idx, bodies: Pips | None) -> np.ndarray:
     bxy, br = bodies.xy.astype(np.float64), bodies.radius.astype(np.float64)
     d = np.linalg.norm(xy[:, None, :] - bxy[None, :, :], axis=2)
     holds = (
-        (d < 0.9 * br[None, :])
+        (d < HELD_CENTRE * br[None, :])
         & (r[:, None] < CONTAINER_RADIUS_RATIO * br[None, :])
         & (pips.polarity[idx][:, None] != bodies.polarity[None, :])
     )
+    holds &= (holds.sum(axis=0) == 1)[None, :]  # a body that holds one of these pips only
     return holds.any(axis=1)
 
 
 def pips_in_bodies(pips: Pips, idx, bodies: Pips | None) -> float:
     """A guard (vision.gate.GUARDS): how many of a face's pips (``idx``, two or more) are each
-    held alone by a die body (:func:`held_alone`), when two or more are; else 0. One die's pips
-    lie on one face, not each in a body of its own: pips so held are dice showing one side by
-    side, whose pips fit a larger face (four black dice showing one, 30 px apart in a square,
-    were accepted as a sure 4; two, 4-20 px apart on a diagonal, as a sure 2)."""
+    held alone by a die body of its own (:func:`held_alone`), when two or more are; else 0. One
+    die's pips lie on one face, not each in a body of its own: pips so held are dice showing one
+    side by side, whose pips fit a larger face (four black dice showing one, 30 px apart in a
+    square, were accepted as a sure 4; two, 4-20 px apart on a diagonal, as a sure 2)."""
     idx = np.asarray(idx, np.intp)
     if len(idx) < 2:
         return 0.0
