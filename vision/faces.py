@@ -599,13 +599,19 @@ def pip_unlike(pips: Pips, idx) -> float:
 #: radius of its centre (:func:`held_alone`); a neighbour's body that reaches a pip at its edge
 #: does not hold it.
 HELD_CENTRE = 0.4
+#: ... and when the body's radius is at least this many times the pip's: the licensed photos'
+#: dice showing one read right, each held by such a body, measure 3.6 at least (260 ones,
+#: median 5.7). A light patch of a wooden face, between a corner pip and the die's edge, found
+#: as a body holding that pip, measures about 2 (a wooden 5, 40 degrees off, on the slanted trap
+#: scenes of development seed 100: two of its corner pips each so held, it asked).
+HELD_SIZE = 3.0
 
 
 def held_alone(pips: Pips, idx, bodies: Pips | None) -> np.ndarray:
     """For each of ``pips`` at ``idx``: whether it is held alone by a blob of ``bodies``
     (dropped as die bodies, each holding one spot: :func:`vision.pips.find_blobs`): the pip's
-    centre within :data:`HELD_CENTRE` of the body's radius of its centre, its radius under
-    CONTAINER_RADIUS_RATIO of the body's, of the other polarity (as
+    centre within :data:`HELD_CENTRE` of the body's radius of its centre, the body's radius
+    :data:`HELD_SIZE` times its own or more, of the other polarity (as
     :func:`vision.pips._drop_die_bodies` has a body hold a blob), and no other pip of ``idx``
     so held by that body. Such a pip is a die showing one."""
     idx = np.asarray(idx, np.intp)
@@ -617,7 +623,7 @@ def held_alone(pips: Pips, idx, bodies: Pips | None) -> np.ndarray:
     d = np.linalg.norm(xy[:, None, :] - bxy[None, :, :], axis=2)
     holds = (
         (d < HELD_CENTRE * br[None, :])
-        & (r[:, None] < CONTAINER_RADIUS_RATIO * br[None, :])
+        & (br[None, :] >= HELD_SIZE * r[:, None])
         & (pips.polarity[idx][:, None] != bodies.polarity[None, :])
     )
     holds &= (holds.sum(axis=0) == 1)[None, :]  # a body that holds one of these pips only
