@@ -280,9 +280,12 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #: - ``pips_in_bodies``: two or more of the face's pips each the one spot of a die body of its
 #:   own (:func:`vision.faces.pips_in_bodies`; the sixtieth pass): dice showing one side by
 #:   side, four black ones in a square read as a sure 4.
+#: - ``pips_square``: the face's pips fill their least rectangles as squares do, not as round
+#:   pips (:data:`vision.faces.PIP_SQUARE_MAX`; the sixtieth pass): printed colons "::" and
+#:   ":::" read as a 4 and a 6.
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
-    "glinted_pip", "pip_unlike", "pips_in_bodies",
+    "glinted_pip", "pip_unlike", "pips_in_bodies", "pips_square",
 )
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
