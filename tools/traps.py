@@ -3,7 +3,7 @@
 
 Every scene is drawn from a seed, so the same command gives the same scenes, and none of them is
 ever fitted or tuned on: they measure the first rule of the reader, never confidently wrong,
-where the photo folders hold few traps. Four families:
+where the photo folders hold few traps. Five families:
 
 - **slanted**: one to four dice drawn as solid cubes in perspective, with a pip layout on every
   face (opposite faces add up to 7), lying flat on a table and seen from straight above down to
@@ -19,6 +19,12 @@ where the photo folders hold few traps. Four families:
 - **glossy**: one to four dice 40-200 px across, apart, seen from 40-90 degrees above the table,
   whose pips catch a lamp's glint (some pips or all, each offset towards the lamp), mostly dice
   with dark pips, where a glint shows. Judged as the slanted ones are.
+- **ones**: dice showing one side by side, of one set, with rounded edges: two or three corner
+  to corner on a diagonal, or four in a square, 0.05-0.45 sides apart, turned alike (give or
+  take 15 degrees), seen from 40-90 degrees above the table. Their pips lie where a larger
+  face's would: two ones on a diagonal where a two's pips are, four in a square where a four's
+  are. Written after a review drew such scenes (the sixtieth pass). Judged as the slanted ones
+  are.
 
 Not a family: four to six dots laid out as a face's pips straight on a table, with no die drawn.
 They are not clearly no die: a white die seen from above on a white desk, or a black one on black
@@ -62,7 +68,7 @@ from tests.vision.lookalikes import LAYOUT  # noqa: E402
 from vision.geometry import FOCAL_PER_DIAGONAL  # noqa: E402
 from vision.reading import Reading  # noqa: E402
 
-FAMILIES = ("slanted", "clutter", "touching", "glossy")
+FAMILIES = ("slanted", "clutter", "touching", "glossy", "ones")
 SIZE = (720, 960)  # (height, width) of every scene
 
 #: LAYOUT: pip centres of each value on a face, in half-sides from its centre (u right, v down),
@@ -516,6 +522,45 @@ def glossy(rng: np.random.Generator, index: int) -> Scene:
     return sc
 
 
+#: Where the dice of an ``ones`` scene lie, in steps of a side plus the gap between them.
+ONES_LAYOUTS = {
+    "two": [(-0.5, -0.5), (0.5, 0.5)],
+    "three": [(-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)],
+    "four": [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)],
+}
+#: The rotations that put a die's one up.
+ONE_UP = tuple(R for R in ROTATIONS if (R @ np.array(NORMALS[1], np.float64))[2] > 0.5)
+
+
+def ones(rng: np.random.Generator, index: int) -> Scene:
+    """Two to four dice of one set showing one, with rounded edges: two or three corner to corner
+    on a diagonal, or four in a square, 0.05-0.45 sides apart, turned alike give or take 15
+    degrees, seen from 40-90 degrees above the table (the camera looks at their middle, so they
+    lie in the frame). Their pips lie where a larger face's would."""
+    cam, elevation, die_px, side = _camera(rng, ISSUE_ELEVATION)
+    kind = str(rng.choice(list(ONES_LAYOUTS)))
+    colours = DIE_COLOURS[rng.integers(len(DIE_COLOURS))]
+    gap = side * float(rng.uniform(0.05, 0.45))
+    turn = float(rng.uniform(0, 360))
+    bevel = float(rng.uniform(*BEVEL))
+    turn2 = rot_z(turn)[:2, :2]
+    dice: list[DrawnDie] = []
+    outlines: list[np.ndarray] = []
+    feet: list[np.ndarray] = []
+    for (u, v) in ONES_LAYOUTS[kind]:
+        jitter = float(rng.choice([0.0, rng.uniform(-15, 15)]))
+        x, y = turn2 @ (np.array([u, v]) * (side + gap))
+        rot = rot_z(turn + jitter) @ ONE_UP[int(rng.integers(len(ONE_UP)))]
+        d = DrawnDie(float(x), float(y), side, rot, *colours,
+                     quarter={w: int(rng.integers(2)) for w in NORMALS}, bevel=bevel)
+        dice.append(d)
+        outlines.append(cam.project(d.corners()))
+        feet.append(_footprint(d))
+    sc = _dice_scene("ones", index, rng, cam, dice, outlines, elevation, die_px, feet)
+    sc.about.update(layout=kind, gap=round(gap / side, 2))
+    return sc
+
+
 def clutter(rng: np.random.Generator, index: int) -> Scene:
     """No die: dots in pairs and clusters, a halftone grid, printed digits and colons, pen dots."""
     img = table_image(rng)
@@ -563,7 +608,8 @@ def clutter(rng: np.random.Generator, index: int) -> Scene:
     return Scene("clutter", index, through_camera(img, rng), about={"kinds": kinds})
 
 
-DRAW = {"slanted": slanted, "clutter": clutter, "touching": touching, "glossy": glossy}
+DRAW = {"slanted": slanted, "clutter": clutter, "touching": touching, "glossy": glossy,
+        "ones": ones}
 #: The issue's oblique views go to 50 degrees from straight down (40 above the table); the
 #: slanted scenes beyond it are reported on a row of their own.
 ISSUE_ELEVATION = 40.0

@@ -225,3 +225,42 @@ def test_a_rounded_edge_draws_a_groove_between_two_dice_side_by_side():
     seam = rounded[row, 470:491, 1].astype(int)
     assert sharp[row, 470:491, 1].min() >= 230  # one surface: no eye could split them
     assert seam.min() <= 0.75 * 240 and seam[0] >= 230 and seam[-1] >= 230
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_ones_scenes_lay_dice_showing_one_side_by_side_as_their_layout_says(index):
+    sc = traps.scene("ones", 0, index)
+    layout = sc.about["layout"]
+    assert sc.tops == [1] * len(traps.ONES_LAYOUTS[layout])
+    assert 0.05 <= sc.about["gap"] <= 0.45
+    side = 1.6
+    for k, f in enumerate(sc.feet):
+        others = [g for j, g in enumerate(sc.feet) if j != k]
+        assert not any(traps._overlap(f, g) for g in others)
+        # each die's nearest neighbour: the layout's gap, less what a die's turn of up to 15
+        # degrees takes from it or adds at a corner
+        gap = min(_polygon_gap(f, g) for g in others)
+        assert gap <= sc.about["gap"] * side + 0.3 * side
+    for sil in sc.silhouettes:
+        assert traps._in_frame(sil)
+    # the one is the face turned up, and the top face's pips are one
+    assert all(d == 1 for d in sc.tops)
+
+
+#: Scene 3 of seed 0 of each older family, as drawn before the ones family was added: its tops
+#: and what was drawn for it (each from its family's own generator).
+BEFORE_ONES = {
+    "slanted": ([1, 6, 6, 6], {"elevation": 75.9, "die_px": 64.3, "dice": 4}),
+    "clutter": ([], {"kinds": ["text", "pen", "pair", "pair", "cluster"]}),
+    "touching": ([4, 2, 3, 1], {"elevation": 66.4, "die_px": 56.9, "dice": 4}),
+    "glossy": ([2, 4, 2], {"elevation": 41.5, "die_px": 82.3, "dice": 3, "glint_size": 0.42,
+                           "glint_share": 0.92}),
+}
+
+
+@pytest.mark.parametrize("family", sorted(BEFORE_ONES))
+def test_the_ones_family_leaves_the_other_families_scenes_as_they_were(family):
+    """A family is drawn from the generator of its own index, so adding one at the end changes
+    no other family's scenes, and figures before and after stay comparable."""
+    sc = traps.scene(family, 0, 3)
+    assert (sc.tops, sc.about) == BEFORE_ONES[family]
