@@ -283,9 +283,12 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #: - ``pips_square``: the face's pips fill their least rectangles as squares do, not as round
 #:   pips (:data:`vision.faces.PIP_SQUARE_MAX`; the sixtieth pass): printed colons "::" and
 #:   ":::" read as a 4 and a 6.
+#: - ``pips_small``: a face of 2-5 whose pips are smaller than any die's
+#:   (:data:`vision.faces.PIP_FACE_MIN`; the sixtieth pass): dice showing one side by side, four
+#:   in a square read as a sure 4, two on a diagonal as a 2 (``make traps``' ones family).
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
-    "glinted_pip", "pip_unlike", "pips_in_bodies", "pips_square",
+    "glinted_pip", "pip_unlike", "pips_in_bodies", "pips_square", "pips_small",
 )
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
