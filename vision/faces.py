@@ -665,12 +665,13 @@ def pip_unlike(pips: Pips, idx) -> float:
 
 
 #: A die showing one has its pip at its centre, and a blob found on the die's body is centred
-#: on it too (the drawn black dice of tests/vision/test_pips_in_bodies.py: 0.27 of the body's
-#: radius off, the blob's outline taking in the lens's blur). A die's other pips lie 0.44 of the
-#: radius of its square's disc (1.13 half-sides) off its centre or more (a six's middle row,
-#: 0.5 half-sides). So a pip is held alone by a body when it lies within this share of the body's
-#: radius of its centre (:func:`held_alone`); a neighbour's body that reaches a pip at its edge
-#: does not hold it.
+#: on it too, give or take (the drawn black dice of tests/vision/test_pips_in_bodies.py: up to
+#: 0.33 of the body's radius off, the blob's outline taking in the lens's blur and its
+#: neighbours). Such a blob's radius is 0.93-0.97 half-sides (a review's measure), so a die's
+#: other pips lie 0.5 of it off its centre or more (a six's middle row, 0.5 half-sides). So a
+#: pip is held alone by a body when it lies within this share of the body's radius of its
+#: centre (:func:`held_alone`); a neighbour's body that reaches a pip at its edge does not hold
+#: it.
 HELD_CENTRE = 0.4
 #: ... and when the body's radius is at least this many times the pip's: the licensed photos'
 #: dice showing one read right, each held by such a body, measure 3.6 at least (260 ones,
