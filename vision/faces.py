@@ -612,8 +612,8 @@ def pip_fill(gray: np.ndarray, pips: Pips, i: int) -> float | None:
     if x0 < 0 or y0 < 0 or x0 + 2 * reach + 1 > w or y0 + 2 * reach + 1 > h:
         return None
     win = gray[y0:y0 + 2 * reach + 1, x0:x0 + 2 * reach + 1].astype(np.float32)
-    yy, xx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
-    d = np.hypot(xx - (x - round(x)), yy - (y - round(y)))
+    steps = np.arange(-reach, reach + 1, dtype=np.float64)
+    d = np.hypot((steps - (x - round(x)))[None, :], (steps - (y - round(y)))[:, None])
     inner = float(win[d <= 0.5 * r].mean())
     ring = float(win[(d >= 1.6 * r) & (d <= 2.1 * r)].mean())
     mid = (inner + ring) / 2
