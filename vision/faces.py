@@ -526,9 +526,12 @@ def describe(
     layout_pips = np.array([len(g.pips) if g.value is not None else 0 for g in others])
     position = {id(g): k for k, g in enumerate(others)}  # a face among them, if it is
     held = np.zeros(len(pips), bool)  # the pips of faces of two pips or more
+    free = np.ones(len(pips), bool)  # the pips of no die's face (one_beyond)
     for g in faces:
         if len(g.pips) >= 2:
             held[g.pips] = True
+        if not _spread(g, pips):
+            free[g.pips] = False
     blobs = _Blobs(every if every is not None else pips)
     rough = _Blobs(ragged) if ragged is not None else None
     for f in faces:
@@ -546,6 +549,11 @@ def describe(
         feats["face_overlap"] = face_overlap(f, other_centres, layout_pips, position.get(id(f)))
         # a guard of read's, not a feature (vision.gate.GUARDS)
         feats["top_beyond"] = top_beyond(f, feats["pip_shape"], pips, unit, pip_radius)
+        # a guard of read's, not a feature (vision.gate.GUARDS): a one's pip, never a face,
+        # where this face's top would be if it were a side face
+        feats["one_beyond"] = (
+            one_beyond(f, feats["pip_shape"], pips, free, pip_radius) if v and v >= 2 else 0.0
+        )
         # a guard of read's, not a feature: a face squeezed more than its pips is no die's face,
         # its value kept only to hold its pips (_split)
         feats["squeezed_face"] = float(f.squeezed and f.value is not None)
@@ -969,6 +977,48 @@ def top_beyond(
     hit[face.pips] = False
     n = int(hit.sum())
     return float(n) if n >= TOP_PIPS_MIN else 0.0
+
+
+def _spread(face: FaceCandidate, pips: Pips) -> bool:
+    """Whether ``face`` is a face of 2-5 whose pips are too small for it (``pips_small``: its
+    ``pip_to_face`` under :data:`PIP_FACE_MIN`), as the pips of dice showing one side by side."""
+    if face.value is None or not 2 <= face.value <= 5:
+        return False
+    half_side = float(np.sqrt(abs(np.linalg.det(np.asarray(face.frame, np.float64))))) + 1e-6
+    return _med(pips.radius[face.pips]) / half_side < PIP_FACE_MIN
+
+
+def one_beyond(
+    face: FaceCandidate,
+    shape: tuple[float, float, float],
+    pips: Pips,
+    free: np.ndarray,
+    pip_radius: float | None = None,
+) -> float:
+    """1.0 when a pip of no face, of ``face``'s polarity and about its pips' size
+    (:data:`TOP_PIP_RATIO`), lies where the top face's centre would if ``face`` were a die's side
+    face (:func:`face_beyond`'s region, not widened): a top face showing one whose pip was never
+    read as a face of its own (grouped with a neighbouring one's pip into a face that lost the
+    overlap test, or into a face of pips too small for it, :func:`_spread`), so that neither
+    :func:`face_beyond` nor :func:`top_beyond` (two pips at least) sees it. ``free``: a mask of
+    the pips in no face kept, or only in such a spread face. A guard (vision.gate.GUARDS): such
+    a face asks."""
+    if not len(face.pips) or not free.any():
+        return 0.0
+    axis = _side_axis(face, shape, None)
+    if axis is None:
+        return 0.0
+    r0 = pip_radius if pip_radius else _med(pips.radius[face.pips])
+    d = (pips.xy - np.asarray(face.center, np.float32)) / face.half_side
+    along = d @ axis
+    across = np.abs(d[:, 0] * axis[1] - d[:, 1] * axis[0])
+    ratio = pips.radius / max(r0, 1e-6)
+    hit = free & (along >= SIDE_FACE_REACH[0]) & (along <= SIDE_FACE_REACH[1])
+    hit &= across <= SIDE_FACE_ACROSS * along
+    hit &= pips.polarity == pips.polarity[face.pips[0]]
+    hit &= (ratio <= TOP_PIP_RATIO) & (ratio >= 1 / TOP_PIP_RATIO)
+    hit[face.pips] = False  # a spread face's own pips are free, but never its top
+    return float(hit.any())
 
 
 def _med(a: np.ndarray) -> float:

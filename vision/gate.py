@@ -286,9 +286,13 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #: - ``pips_small``: a face of 2-5 whose pips are smaller than any die's
 #:   (:data:`vision.faces.PIP_FACE_MIN`; the sixtieth pass): dice showing one side by side, four
 #:   in a square read as a sure 4, two on a diagonal as a 2 (``make traps``' ones family).
+#: - ``one_beyond``: a face of 2-6 squeezed as a side face is, with a pip of no face where its
+#:   die's top face's centre would be (:func:`vision.faces.one_beyond`; the sixtieth pass): a
+#:   die showing one, seen 42-48 degrees off, its side face accepted and its top pip grouped with
+#:   a neighbouring one's.
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
-    "glinted_pip", "pip_unlike", "pips_in_bodies", "pips_square", "pips_small",
+    "glinted_pip", "pip_unlike", "pips_in_bodies", "pips_square", "pips_small", "one_beyond",
 )
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
