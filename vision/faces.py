@@ -338,6 +338,45 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
     return [faces[order[k]] for k in np.flatnonzero(alive)]
 
 
+def orphan_ones(
+    image: np.ndarray,
+    gray: np.ndarray,
+    pips: Pips,
+    found: list[FaceCandidate],
+    kept: list[FaceCandidate],
+    ratio: float | None = None,
+) -> list[FaceCandidate]:
+    """The pips left in no face by :func:`suppress_overlaps`, each as a face of one pip: a pip
+    grouped with another die's into a face that lost the overlap test is in no face kept, and
+    so was never read at all (two white dice showing one, 30 degrees off, their pips grouped as
+    a 2 twice a die's size, which their own side faces' 3 and 2 beat: nothing was reported).
+    Such a one is kept only where no face kept reaches (:data:`OVERLAP` of its half-sides), and
+    drops none of them; of two such ones within reach of
+    each other, the better, as :func:`suppress_overlaps` ranks them. ``ratio``: the throw's
+    half-side per pip radius, which sizes a one's face (else :data:`ONE_PIP_HALF_SIDE`)."""
+    held = np.zeros(len(pips), bool)
+    for f in kept:
+        held[f.pips] = True
+    left = sorted({int(i) for f in found if len(f.pips) >= 2 for i in f.pips if not held[i]})
+    if not left:
+        return []
+    ones = [read_face(image, gray, pips, np.array([i], np.intp)) for i in left]
+    if ratio:  # as read sizes group_pips' ones
+        ones = [
+            replace(o, frame=np.eye(2, dtype=np.float32) * ratio * float(pips.radius[o.pips[0]]),
+                    half_side=ratio * float(pips.radius[o.pips[0]]))
+            for o in ones
+        ]
+    if kept:
+        c = np.array([f.center for f in kept], np.float64)
+        hs = np.array([f.half_side for f in kept], np.float64)
+        ones = [
+            o for o in ones
+            if np.all(np.hypot(*(c - np.asarray(o.center, np.float64)).T) >= OVERLAP * hs)
+        ]
+    return suppress_overlaps(ones, pips)
+
+
 def _throw_pip_ratio(faces: list[FaceCandidate], pips: Pips) -> np.ndarray:
     """For each face, the log of the ratio of its pips' median radius to the throw's: the median
     over the faces of two pips or more that fit a layout (all 0 when there are none). Within log
@@ -526,11 +565,17 @@ def describe(
     layout_pips = np.array([len(g.pips) if g.value is not None else 0 for g in others])
     position = {id(g): k for k, g in enumerate(others)}  # a face among them, if it is
     held = np.zeros(len(pips), bool)  # the pips of faces of two pips or more
-    free = np.ones(len(pips), bool)  # the pips of no die's face (one_beyond)
+    # the pips of no die's face (one_beyond): in no face, or in a spread face (pips_small), or
+    # a one whose pip was grouped into a face of two or more that lost (orphan_ones)
+    free = np.ones(len(pips), bool)
+    lost = np.zeros(len(pips), bool)
+    for g in rivals:
+        if len(g.pips) >= 2:
+            lost[g.pips] = True
     for g in faces:
         if len(g.pips) >= 2:
             held[g.pips] = True
-        if not _spread(g, pips):
+        if not (_spread(g, pips) or (len(g.pips) == 1 and lost[g.pips[0]])):
             free[g.pips] = False
     blobs = _Blobs(every if every is not None else pips)
     rough = _Blobs(ragged) if ragged is not None else None
@@ -1001,8 +1046,8 @@ def one_beyond(
     read as a face of its own (grouped with a neighbouring one's pip into a face that lost the
     overlap test, or into a face of pips too small for it, :func:`_spread`), so that neither
     :func:`face_beyond` nor :func:`top_beyond` (two pips at least) sees it. ``free``: a mask of
-    the pips in no face kept, or only in such a spread face. A guard (vision.gate.GUARDS): such
-    a face asks."""
+    the pips in no face kept, or only in such a spread face, or in a one made of a pip of a face
+    that lost (:func:`orphan_ones`). A guard (vision.gate.GUARDS): such a face asks."""
     if not len(face.pips) or not free.any():
         return 0.0
     axis = _side_axis(face, shape, None)

@@ -26,6 +26,7 @@ from vision.faces import (
     die_outlined,
     group_pips,
     lattice,
+    orphan_ones,
     suppress_overlaps,
 )
 from vision.gate import (
@@ -96,6 +97,7 @@ def candidates(
         for f in faces
         if f.value is not None and f.value >= 2
     ]
+    ratio = None
     if multi:
         ratio = float(np.median(multi))
         faces = [
@@ -108,6 +110,8 @@ def candidates(
     faces = [f for f in faces if 2 * f.half_side <= min(work.shape[:2])]
     found = faces  # face_beyond compares each face with all of these
     faces = suppress_overlaps(faces, pips)
+    # the pips of faces that lost, in no face kept: each a one where no face kept reaches
+    faces = faces + orphan_ones(work, gray, pips, found, faces, ratio)
     # A face whose pips are all dots of a regular pattern (a lone dot of a polka-dot cloth, or
     # two or three of them on a diagonal) is dropped before it is measured: checked against
     # every blob, as on a patterned cloth most of the dots were capped off.
