@@ -605,6 +605,9 @@ def describe(
         if len(f.pips) == 1:
             # a guard of read's, not a feature (vision.gate.GUARDS)
             feats["one_split"] = one_split(image, gray, pips, int(f.pips[0]), held)
+        # a guard of read's, not a feature (vision.gate.GUARDS): a one made of a pip whose
+        # group lost the overlap test (orphan_ones) is never accepted
+        feats["one_orphaned"] = float(len(f.pips) == 1 and bool(lost[f.pips[0]]))
         # a guard of read's, not a feature (vision.gate.GUARDS)
         feats["glinted_pip"] = glinted_pips(f, pips, bodies)
         # a guard of read's, not a feature (vision.gate.GUARDS)

@@ -290,9 +290,13 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 #:   die's top face's centre would be (:func:`vision.faces.one_beyond`; the sixtieth pass): a
 #:   die showing one, seen 42-48 degrees off, its side face accepted and its top pip grouped with
 #:   a neighbouring one's.
+#: - ``one_orphaned``: a one made of a pip whose group of two or more lost the overlap test
+#:   (:func:`vision.faces.orphan_ones`; the sixtieth pass): it may be a speck grouped with a
+#:   die's pip, and a twin of its set would vouch for it (a review drew a pen dot so accepted).
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
     "glinted_pip", "pip_unlike", "pips_in_bodies", "pips_square", "pips_small", "one_beyond",
+    "one_orphaned",
 )
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)

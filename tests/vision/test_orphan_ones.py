@@ -15,6 +15,7 @@ import pytest
 from tests.vision.drawn import blobs
 from vision import read
 from vision.faces import OVERLAP, FaceCandidate, orphan_ones
+from vision.gate import GUARDS, RULES, rule_values, ruled_out
 from vision.pipeline import candidates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
@@ -94,3 +95,23 @@ def test_dice_showing_one_whose_pips_lost_are_reported(seed, index):
     o = traps.judge(sc, read(sc.image))
     assert o.missed == 0 and o.wrong == 0 and o.phantom == 0
     assert not o.silent_throw
+
+
+def test_an_orphan_one_is_never_accepted():
+    """A review drew a pen dot grouped with a die's top pip into a 2 that lost: both became
+    ones, and the dot's, with a twin of its set accepted beside it, was accepted (p 0.99). The
+    guard one_orphaned makes every such one ask."""
+    assert "one_orphaned" in GUARDS and "one_orphaned" not in RULES
+    assert ruled_out(rule_values([{"one_orphaned": 1.0}]))[0]
+    assert not ruled_out(rule_values([{"one_orphaned": 0.0}]))[0]
+    sc = traps.scene("ones", 101, 138)
+    faces, scale = candidates(sc.image)[:2]
+    ones = [f for f in faces if len(f.pips) == 1]
+    near_top = [min(np.hypot(*(np.asarray(f.center) / scale - t.mean(axis=0)))
+                    for t in sc.tops_seen) < 10 for f in ones]
+    assert sum(near_top) == 2, "the two top pips are no longer orphan ones: this checks nothing"
+    assert all(f.features["one_orphaned"] == 1.0 for f, t in zip(ones, near_top, strict=True) if t)
+    # group_pips' own ones (a side face's lone pips here) are not orphaned
+    assert len(ones) > 2
+    assert all(f.features["one_orphaned"] == 0.0
+               for f, t in zip(ones, near_top, strict=True) if not t)
