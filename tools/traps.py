@@ -3,7 +3,7 @@
 
 Every scene is drawn from a seed, so the same command gives the same scenes, and none of them is
 ever fitted or tuned on: they measure the first rule of the reader, never confidently wrong,
-where the photo folders hold few traps. Five families:
+where the photo folders hold few traps. Six families:
 
 - **slanted**: one to four dice drawn as solid cubes in perspective, with a pip layout on every
   face (opposite faces add up to 7), lying flat on a table and seen from straight above down to
@@ -25,10 +25,16 @@ where the photo folders hold few traps. Five families:
   face's would: two ones on a diagonal where a two's pips are, four in a square where a four's
   are. Written after a review drew such scenes (the sixtieth pass). Judged as the slanted ones
   are.
+- **dotted**: two to four white or ivory dice of one set, about half showing one, on a white desk
+  with two to five pen dots of a pip's colour and size beside them (0.75-2.5 sides from a die),
+  seen from 40-90 degrees above the table. A dot has the desk, of the dice's colour, all around
+  it, as a die showing one has its face, and a die of its set beside it to vouch for it; a value
+  accepted on a dot is a *phantom*. Written after a review drew such scenes (the sixtieth pass).
 
 Not a family: four to six dots laid out as a face's pips straight on a table, with no die drawn.
 They are not clearly no die: a white die seen from above on a white desk, or a black one on black
-cloth, shows just that.
+cloth, shows just that. A lone dot beside dice drawn with their outlines (dotted) is: the dice
+show what a die on that desk looks like.
 
 A die is *accepted* when it is reported with a value and no flag (what ``values`` holds, what a
 player would score). A scene's *throw is wrong without asking* when those values are not its dice's
@@ -68,7 +74,8 @@ from tests.vision.lookalikes import LAYOUT  # noqa: E402
 from vision.geometry import FOCAL_PER_DIAGONAL  # noqa: E402
 from vision.reading import Reading  # noqa: E402
 
-FAMILIES = ("slanted", "clutter", "touching", "glossy", "ones")
+#: (new families go last: a scene's seed holds its family's place, and the others' must not move)
+FAMILIES = ("slanted", "clutter", "touching", "glossy", "ones", "dotted")
 SIZE = (720, 960)  # (height, width) of every scene
 
 #: LAYOUT: pip centres of each value on a face, in half-sides from its centre (u right, v down),
@@ -314,6 +321,8 @@ class Scene:
     about: dict = field(default_factory=dict)
     top_faces: list[np.ndarray] = field(default_factory=list)
     feet: list[np.ndarray] = field(default_factory=list)  # each die's base on the table (cm)
+    #: things drawn that are no die, as image points: the dotted scenes' pen dots
+    marks: list[np.ndarray] = field(default_factory=list)
 
     @property
     def tops_seen(self) -> list[np.ndarray]:
@@ -561,6 +570,80 @@ def ones(rng: np.random.Generator, index: int) -> Scene:
     return sc
 
 
+#: The dotted scenes' layouts: dice on a diagonal, in a row, an L or a square, in steps of a die
+#: and a gap.
+DOTTED_LAYOUTS = {
+    "two": [(-0.5, -0.5), (0.5, 0.5)],
+    "three": [(-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)],
+    "row": [(-1.0, 0.0), (0.0, 0.0), (1.0, 0.0)],
+    "l": [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)],
+    "four": [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)],
+}
+#: The desk of the dotted scenes: white, as the white and ivory dice are (TABLES' white desk).
+WHITE_DESK = TABLES[2]
+
+
+def dotted(rng: np.random.Generator, index: int) -> Scene:
+    """Two to four white or ivory dice of one set, about half showing one, on a white desk, laid
+    on a diagonal, a row, an L or a square 0.05-1.2 sides apart and turned alike give or take 15
+    degrees, with two to five pen dots of a pip's colour and size (0.7-1.4 of it) on the desk,
+    each 0.75-2.5 sides from a die's centre and no nearer than 0.8 sides to any; seen from 40-90
+    degrees above the table. A dot has the desk, of the dice's colour, all around it, as a die
+    showing one has its face; but a die's face ends at its outline within a die's reach, and the
+    desk does not. A value accepted on a dot is a phantom: a pen mark read as a 1, with a die of
+    its set beside it to vouch for it (written after a review drew such scenes, the sixtieth
+    pass). The dice's own values are judged as the slanted ones are."""
+    cam, elevation, die_px, side = _camera(rng, ISSUE_ELEVATION)
+    kind = str(rng.choice(list(DOTTED_LAYOUTS)))
+    colours = DIE_COLOURS[int(rng.integers(2))]
+    gap = side * float(rng.uniform(0.05, 1.2))
+    turn = float(rng.uniform(0, 360))
+    bevel = float(rng.uniform(*BEVEL))
+    turn2 = rot_z(turn)[:2, :2]
+    dice: list[DrawnDie] = []
+    outlines: list[np.ndarray] = []
+    for (u, v) in DOTTED_LAYOUTS[kind]:
+        x, y = turn2 @ (np.array([u, v]) * (side + gap))
+        base = ONE_UP[int(rng.integers(len(ONE_UP)))] if rng.random() < 0.5 else \
+            ROTATIONS[int(rng.integers(len(ROTATIONS)))]
+        d = DrawnDie(float(x), float(y), side, rot_z(turn + float(rng.uniform(-15, 15))) @ base,
+                     *colours, quarter={w: int(rng.integers(2)) for w in NORMALS}, bevel=bevel)
+        dice.append(d)
+        outlines.append(cam.project(d.corners()))
+    h, w = SIZE
+    desk = np.array(WHITE_DESK, np.float32) * float(rng.uniform(0.9, 1.05))
+    table = np.clip(desk + rng.normal(0, 2, (h, w, 3)), 0, 255).astype(np.uint8)
+    ring = np.linspace(0, 2 * np.pi, 28, endpoint=False)
+    dots: list[np.ndarray] = []
+    want = int(rng.integers(2, 6))
+    for _ in range(200):
+        if len(dots) == want:
+            break
+        k = int(rng.integers(len(dice)))
+        a = float(rng.uniform(0, 2 * np.pi))
+        r = side * float(rng.uniform(0.75, 2.5))
+        p = np.array([dice[k].x + r * np.cos(a), dice[k].y + r * np.sin(a)])
+        if any(np.hypot(p[0] - d.x, p[1] - d.y) < side * 0.8 for d in dice):
+            continue
+        rad = side / 2 * PIP_RADIUS * float(rng.uniform(0.7, 1.4))
+        disc = np.c_[p[0] + rad * np.cos(ring), p[1] + rad * np.sin(ring), np.zeros(len(ring))]
+        cv2.fillPoly(table, [cam.project(disc).astype(np.int32)],
+                     tuple(int(c) for c in colours[1]), lineType=cv2.LINE_AA)
+        dots.append(p)
+    light = np.array([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.0)])
+    img = through_camera(draw_dice(dice, cam, table, light), rng)
+    return Scene(
+        "dotted", index, img, [d.top for d in dice],
+        [cv2.convexHull(sil.astype(np.float32)).reshape(-1, 2) for sil in outlines],
+        [d.visible(cam) for d in dice],
+        {"elevation": round(elevation, 1), "die_px": round(die_px, 1), "dice": len(dice),
+         "layout": kind, "gap": round(gap / side, 2), "dots": len(dots)},
+        [cam.project(d.face_quad(d.top)).astype(np.float32) for d in dice],
+        [_footprint(d) for d in dice],
+        [cam.project(np.array([[*p, 0.0]]))[0] for p in dots],
+    )
+
+
 def clutter(rng: np.random.Generator, index: int) -> Scene:
     """No die: dots in pairs and clusters, a halftone grid, printed digits and colons, pen dots."""
     img = table_image(rng)
@@ -609,7 +692,7 @@ def clutter(rng: np.random.Generator, index: int) -> Scene:
 
 
 DRAW = {"slanted": slanted, "clutter": clutter, "touching": touching, "glossy": glossy,
-        "ones": ones}
+        "ones": ones, "dotted": dotted}
 #: The issue's oblique views go to 50 degrees from straight down (40 above the table); the
 #: slanted scenes beyond it are reported on a row of their own.
 ISSUE_ELEVATION = 40.0

@@ -216,22 +216,48 @@ TWIN_COLOUR = 30.0
 TWIN_RADIUS = (0.6, 2.5)
 
 
-def twinned(feats: list[dict], accepted) -> np.ndarray:
-    """For each face of one photo: is there an ``accepted`` face of two pips or more with the same
-    polarity, face colour (:data:`TWIN_COLOUR`) and pip size (:data:`TWIN_RADIUS`)?"""
+def _twins(feats: list[dict], accepted) -> tuple[np.ndarray, np.ndarray]:
+    """For each face of one photo and each ``accepted`` face of two pips or more (by index, the
+    second array): are they alike in polarity, face colour (:data:`TWIN_COLOUR`) and pip size
+    (:data:`TWIN_RADIUS`)?"""
     accepted = np.asarray(accepted, bool)
-    out = np.zeros(len(feats), bool)
-    twins = [f for f, a in zip(feats, accepted, strict=True) if a and f.get("n_pips", 0) >= 2]
-    if not twins:
-        return out
+    idx = np.array(
+        [k for k, (f, a) in enumerate(zip(feats, accepted, strict=True))
+         if a and f.get("n_pips", 0) >= 2], int,
+    )
+    if not len(idx):
+        return np.zeros((len(feats), 0), bool), idx
     cols = ("polarity", *TWIN_FEATURES)
     x = np.array([[f.get(n, 0.0) for n in cols] for f in feats], np.float64).reshape(-1, len(cols))
-    t = np.array([[f.get(n, 0.0) for n in cols] for f in twins], np.float64)
+    t = x[idx]
     same = x[:, None, 0] == t[None, :, 0]
     colour = np.linalg.norm(x[:, None, 1:4] - t[None, :, 1:4], axis=2) <= TWIN_COLOUR
     ratio = np.exp(x[:, None, 4] - t[None, :, 4])
     size = (ratio >= TWIN_RADIUS[0]) & (ratio <= TWIN_RADIUS[1])
-    return (same & colour & size).any(axis=1)
+    return same & colour & size, idx
+
+
+def twinned(feats: list[dict], accepted) -> np.ndarray:
+    """For each face of one photo: is there an ``accepted`` face of two pips or more with the same
+    polarity, face colour (:data:`TWIN_COLOUR`) and pip size (:data:`TWIN_RADIUS`)?"""
+    alike, _ = _twins(feats, accepted)
+    return alike.any(axis=1)
+
+
+def nearest_twins(feats: list[dict], accepted, centres) -> np.ndarray:
+    """For each face of one photo (its centre among ``centres``), the index of the nearest of its
+    twins (:func:`twinned`) among the ``accepted`` faces, or -1 when it has none."""
+    alike, idx = _twins(feats, accepted)
+    out = np.full(len(feats), -1, int)
+    if not len(idx):
+        return out
+    c = np.asarray(centres, np.float64).reshape(-1, 2)
+    d = np.linalg.norm(c[:, None, :] - c[None, idx, :], axis=2)
+    d = np.where(alike, d, np.inf)
+    k = np.argmin(d, axis=1)
+    has = np.isfinite(d[np.arange(len(feats)), k])
+    out[has] = idx[k[has]]
+    return out
 
 
 #: Measurements that refuse a face in ``read`` as :data:`RULES` do, but that training does not
@@ -296,7 +322,7 @@ def twinned(feats: list[dict], accepted) -> np.ndarray:
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
     "glinted_pip", "pip_unlike", "pips_in_bodies", "pips_square", "pips_small", "one_beyond",
-    "one_orphaned",
+    "one_orphaned", "one_unframed",
 )
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)

@@ -21,17 +21,20 @@ import numpy as np
 
 from vision import geometry
 from vision.faces import (
+    FRAME_MIN,
     FaceCandidate,
     describe,
     die_outlined,
     group_pips,
     lattice,
+    one_framed,
     orphan_ones,
     suppress_overlaps,
 )
 from vision.gate import (
     Gate,
     default_gate,
+    nearest_twins,
     rule_values,
     ruled_out,
     size_disagreements,
@@ -484,6 +487,7 @@ def read(
         # (vision.gate.twinned), or on a body of its own (vision.faces.one_body).
         sure = np.zeros(len(faces), bool)
         sure[np.array([i for i in solid if ok[i] and not cocked[i] and not off[i]], int)] = True
+        frame_ones(work, faces, feats, sure, is_one & ~refused)
         p_one, one_ok = gate.accepted_ones(feats, sure)
         ok |= one_ok & is_one & ~refused
         p_val = np.maximum(p_val, p_one)
@@ -545,6 +549,29 @@ def read(
     return Reading(
         w, h, tuple(dice), ms=ms, model_version=model.version if model else "", info=info
     )
+
+
+def frame_ones(work: np.ndarray, faces: list[FaceCandidate], feats: list[dict], sure, ones
+               ) -> None:
+    """For each of the ``ones`` (a mask over ``faces``) that has a twin among the ``sure`` faces
+    (vision.gate.nearest_twins): how much of its die's outline is around its pip, at its nearest
+    twin's size (its frame's longer axis: a face seen at a slant is squeezed along the other), as
+    ``feats``' ``one_frame`` (vision.faces.one_framed); and ``one_unframed``, a guard of read's
+    (vision.gate.GUARDS), when that is under :data:`vision.faces.FRAME_MIN`: a dot on a table of
+    the dice's colour, which a twin would otherwise vouch for. Ones with no twin are vouched for
+    by their body or not at all, and are left alone."""
+    ones = np.asarray(ones, bool)
+    if not ones.any():
+        return
+    twin = nearest_twins(feats, sure, [f.center for f in faces])
+    for i in np.flatnonzero(ones & (twin >= 0)):
+        half = float(np.linalg.svd(np.asarray(faces[twin[i]].frame, np.float64))[1][0])
+        f = feats[i]
+        share = one_framed(
+            work, faces[i].center, float(np.exp(f["log_pip_radius"])), half, f["contrast_min"]
+        )
+        f["one_frame"] = share
+        f["one_unframed"] = float(share < FRAME_MIN)
 
 
 def _outside_all(points, polygons, scale: float) -> np.ndarray:

@@ -264,3 +264,38 @@ def test_the_ones_family_leaves_the_other_families_scenes_as_they_were(family):
     no other family's scenes, and figures before and after stay comparable."""
     sc = traps.scene(family, 0, 3)
     assert (sc.tops, sc.about) == BEFORE_ONES[family]
+
+
+#: Scene 3 of seed 0 of the ones family, as drawn before the dotted family was added.
+BEFORE_DOTTED = {
+    "ones": ([1, 1], {"elevation": 59.3, "die_px": 91.2, "dice": 2, "layout": "two",
+                      "gap": 0.36}),
+    **BEFORE_ONES,
+}
+
+
+@pytest.mark.parametrize("family", sorted(BEFORE_DOTTED))
+def test_the_dotted_family_leaves_the_other_families_scenes_as_they_were(family):
+    sc = traps.scene(family, 0, 3)
+    assert (sc.tops, sc.about) == BEFORE_DOTTED[family]
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_dotted_scenes_draw_pen_dots_on_a_white_desk_beside_white_dice(index):
+    sc = traps.scene("dotted", 0, index)
+    assert 2 <= len(sc.tops) <= 4 and 0.05 <= sc.about["gap"] <= 1.2
+    assert 2 <= sc.about["dots"] == len(sc.marks) <= 5
+    gray = cv2.cvtColor(sc.image, cv2.COLOR_BGR2GRAY)
+    r = int(0.35 * sc.about["die_px"])  # beyond a dot (0.13 sides at most), within the desk
+    ring = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    for x, y in sc.marks:
+        if any(cv2.pointPolygonTest(s.astype(np.float32).reshape(-1, 1, 2), (x, y), False) >= 0
+               for s in sc.silhouettes):
+            continue  # a dot a die hides
+        assert gray[int(round(y)), int(round(x))] < 90  # the pips' colour
+        xs = np.clip(np.rint(x + r * np.cos(ring)).astype(int), 0, gray.shape[1] - 1)
+        ys = np.clip(np.rint(y + r * np.sin(ring)).astype(int), 0, gray.shape[0] - 1)
+        assert np.median(gray[ys, xs]) > 180  # the white desk around it
+        # a value reported there and accepted is a phantom
+        o = traps.judge(sc, Reading(960, 720, (_die(1, (x, y)),)))
+        assert o.phantom == 1 and o.right == 0
