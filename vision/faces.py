@@ -1839,13 +1839,15 @@ def one_body(image: np.ndarray, centre, radius: float, face, contrast: float) ->
 #: (FRAME_FROM pip radii and FRAME_MARGIN px more, past the blur of its edge), where the face's
 #: colour is taken (the median over the directions), out to FRAME_REACH die half-sides, every
 #: FRAME_STEP px; it *leaves the face* where the colour, averaged over 3 x 3 px (a sensor's
-#: noise), is FRAME_COLOUR of the pip's contrast from the face's, and FRAME_LEVELS grey levels at
-#: least. A point beyond the photo is no evidence of an outline. The die's half-side is its
-#: twin's longer axis (vision.pipeline.frame_ones: a face seen at a slant is squeezed along the
-#: other). Chosen before measuring: a die's corners reach 1.41 half-sides from its middle, and a
-#: die nearer the camera than its twin is larger. The change that counts is small, as a
-#: black die on dark cloth or a white one on white paper differ from it by 10-20 levels while
-#: their pips differ by 150-200; a plain desk's noise, averaged so, is 1-3 levels.
+#: noise), is FRAME_COLOUR of the pip's contrast from the face's, and FRAME_LEVELS at least, both
+#: in die_body's measure (the three channels' differences summed, over the square root of 3: 8
+#: is 4.6 levels in each channel alike). A point beyond the photo is no evidence of an outline.
+#: The die's half-side is its twin's longer axis (vision.pipeline.frame_ones: a face seen at a
+#: slant is squeezed along the other). Chosen before measuring: a die's corners reach 1.41
+#: half-sides from its middle, and a die nearer the camera than its twin is larger. The change
+#: that counts is small, as a black die on dark cloth or a white one on white paper differ from
+#: it by 10-20 in that measure while their pips differ by 150-200; a plain desk's noise, averaged
+#: so, is 1-3.
 FRAME_RAYS = 32
 FRAME_FROM = 1.5
 FRAME_MARGIN = 3.0
@@ -1885,8 +1887,8 @@ def one_framed(image: np.ndarray, centre, radius: float, half_side: float, contr
     col = col.mean(axis=2)
     face = np.median(col[inside[:, 0], 0], axis=0) if inside[:, 0].any() else col[0, 0]
     dist = np.abs(col - face).sum(axis=2) / np.sqrt(3)
-    leaves = (dist >= max(FRAME_COLOUR * contrast, FRAME_LEVELS)) & inside
-    # a ray that runs out of the photo first shows no outline
+    leaves = dist >= max(FRAME_COLOUR * contrast, FRAME_LEVELS)
+    # a ray that runs out of the photo first shows no outline (a ray never comes back in)
     first_out = np.where(inside.all(axis=1), len(rad), np.argmin(inside, axis=1))
     first_leave = np.where(leaves.any(axis=1), np.argmax(leaves, axis=1), len(rad))
     return float((first_leave < first_out).mean())

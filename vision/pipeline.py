@@ -558,8 +558,10 @@ def frame_ones(work: np.ndarray, faces: list[FaceCandidate], feats: list[dict], 
     twin's size (its frame's longer axis: a face seen at a slant is squeezed along the other), as
     ``feats``' ``one_frame`` (vision.faces.one_framed); and ``one_unframed``, a guard of read's
     (vision.gate.GUARDS), when that is under :data:`vision.faces.FRAME_MIN`: a dot on a table of
-    the dice's colour, which a twin would otherwise vouch for. Ones with no twin are vouched for
-    by their body or not at all, and are left alone."""
+    the dice's colour, which a twin would otherwise vouch for. A one with a twin is measured even
+    when a body of its own vouches for it too (it then asks if unframed: a body is sought at its
+    pip's size, the frame at its twin's). Ones with no twin are vouched for by their body or not
+    at all, and are left alone."""
     ones = np.asarray(ones, bool)
     if not ones.any():
         return
