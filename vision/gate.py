@@ -23,7 +23,9 @@ one: a lone blob may be
 a speck, a glyph on a key or the pip of a face whose other pips were missed. A one is accepted
 only by its own logistic gate (:data:`ONE_FEATURES`, ``Gate.ones``) and only beside a *twin*: a
 die of two pips or more that is accepted in the same photo, of the same polarity, face colour and
-pip size (:func:`twinned`), so that it is a die of the throw's set; or on a *body* of its own: the
+pip size (:func:`twinned`), so that it is a die of the throw's set, with its die's outline around
+it at its nearest twin's size (``one_unframed``: a pen dot on a white desk beside white dice has
+the desk all around it); or on a *body* of its own: the
 pip in the middle of a die's top face seen whole (``one_body``, :func:`vision.faces.one_body`).
 Its threshold is chosen as the main one is, leaving a folder out, with no wrong one allowed on
 any held-out folder.
@@ -319,6 +321,12 @@ def nearest_twins(feats: list[dict], accepted, centres) -> np.ndarray:
 #: - ``one_orphaned``: a one made of a pip whose group of two or more lost the overlap test
 #:   (:func:`vision.faces.orphan_ones`; the sixtieth pass): it may be a speck grouped with a
 #:   die's pip, and a twin of its set would vouch for it (a review drew a pen dot so accepted).
+#: - ``one_unframed``: a one that a twin would vouch for, whose face's colour does not end within
+#:   two of its nearest twin's half-sides in five of eight directions
+#:   (:func:`vision.faces.one_framed`, ``FRAME_MIN``; measured in
+#:   :func:`vision.pipeline.frame_ones`, where the twins are known; the sixty-first pass): a pen
+#:   dot of a pip's colour and size on a white desk beside white dice (``make traps``' dotted
+#:   family).
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
     "glinted_pip", "pip_unlike", "pips_in_bodies", "pips_square", "pips_small", "one_beyond",
