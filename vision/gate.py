@@ -330,7 +330,7 @@ def nearest_twins(feats: list[dict], accepted, centres) -> np.ndarray:
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
     "glinted_pip", "pip_unlike", "pips_in_bodies", "pips_square", "pips_small", "one_beyond",
-    "one_orphaned", "one_unframed",
+    "one_orphaned", "one_unframed", "pip_unframed",
 )
 #: Every measurement that refuses a face in ``read``: the rules, then the guards.
 REFUSALS = (*RULES, *GUARDS)
