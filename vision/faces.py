@@ -1864,7 +1864,6 @@ FRAME_LEVELS = 8.0
 #: least: white dice on white paper, kamilpiechowiak, whose lit sides are of the paper's white
 #: (the others 0.94 or more). The bound was set between the two, on those figures alone.
 FRAME_MIN = 0.625
-_FRAME_AROUND = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], np.float64)
 
 
 def one_framed(image: np.ndarray, centre, radius: float, half_side: float, contrast: float
@@ -1881,10 +1880,14 @@ def one_framed(image: np.ndarray, centre, radius: float, half_side: float, contr
     x = centre[0] + np.cos(t)[:, None] * rad[None, :]
     y = centre[1] + np.sin(t)[:, None] * rad[None, :]
     inside = (x >= 1) & (x <= w - 2) & (y >= 1) & (y <= h - 2)
-    xs = (x.reshape(-1, 1) + _FRAME_AROUND[None, :, 0]).ravel()
-    ys = (y.reshape(-1, 1) + _FRAME_AROUND[None, :, 1]).ravel()
-    col = _sample(image, xs, ys).reshape(FRAME_RAYS, len(rad), len(_FRAME_AROUND), -1)
-    col = col.mean(axis=2)
+    # the 3 x 3 mean of the photo, over the patch the rays reach (2 px more, so that a point in
+    # the photo has its 3 x 3 px in the patch)
+    x0, y0 = max(int(np.floor(centre[0] - r1)) - 2, 0), max(int(np.floor(centre[1] - r1)) - 2, 0)
+    x1, y1 = min(int(np.ceil(centre[0] + r1)) + 3, w), min(int(np.ceil(centre[1] + r1)) + 3, h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0  # the pip is nowhere near the photo
+    patch = cv2.blur(image[y0:y1, x0:x1].astype(np.float32), (3, 3))
+    col = _sample(patch, x.ravel() - x0, y.ravel() - y0).reshape(FRAME_RAYS, len(rad), -1)
     face = np.median(col[inside[:, 0], 0], axis=0) if inside[:, 0].any() else col[0, 0]
     dist = np.abs(col - face).sum(axis=2) / np.sqrt(3)
     leaves = dist >= max(FRAME_COLOUR * contrast, FRAME_LEVELS)
