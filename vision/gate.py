@@ -327,6 +327,9 @@ def nearest_twins(feats: list[dict], accepted, centres) -> np.ndarray:
 #:   :func:`vision.pipeline.frame_ones`, where the twins are known; the sixty-first pass): a pen
 #:   dot of a pip's colour and size on a white desk beside white dice (``make traps``' dotted
 #:   family).
+#: - ``pip_unframed``: an accepted two or three one of whose pips is framed so (at the face's own
+#:   half-side) in fewer than five of eight directions (:func:`vision.pipeline.frame_rows`; the
+#:   sixty-first pass): a die's one-pip and a pen dot on the desk beside it read as a sure 2.
 GUARDS = (
     "row_along_edge", "no_outline", "one_split", "top_beyond", "six_uneven", "squeezed_face",
     "glinted_pip", "pip_unlike", "pips_in_bodies", "pips_square", "pips_small", "one_beyond",
