@@ -338,6 +338,12 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
     return [faces[order[k]] for k in np.flatnonzero(alive)]
 
 
+def one_pip_size(face: FaceCandidate, half_side: float) -> FaceCandidate:
+    """A face of one pip given the die size ``half_side`` (a square frame): a lone pip has no
+    layout to measure it, so it comes from the throw's other dice."""
+    return replace(face, frame=np.eye(2, dtype=np.float32) * half_side, half_side=half_side)
+
+
 def orphan_ones(
     image: np.ndarray,
     gray: np.ndarray,
@@ -361,12 +367,8 @@ def orphan_ones(
     if not left:
         return []
     ones = [read_face(image, gray, pips, np.array([i], np.intp)) for i in left]
-    if ratio:  # as read sizes group_pips' ones
-        ones = [
-            replace(o, frame=np.eye(2, dtype=np.float32) * ratio * float(pips.radius[o.pips[0]]),
-                    half_side=ratio * float(pips.radius[o.pips[0]]))
-            for o in ones
-        ]
+    if ratio:  # as candidates sizes group_pips' ones
+        ones = [one_pip_size(o, ratio * float(pips.radius[o.pips[0]])) for o in ones]
     if kept:
         c = np.array([f.center for f in kept], np.float64)
         hs = np.array([f.half_side for f in kept], np.float64)
@@ -572,14 +574,15 @@ def describe(
     for g in rivals:
         if len(g.pips) >= 2:
             lost[g.pips] = True
-    for g in faces:
+    spread = [_spread(g, pips) for g in faces]  # pips_small's faces
+    for g, wide in zip(faces, spread, strict=True):
         if len(g.pips) >= 2:
             held[g.pips] = True
-        if not (_spread(g, pips) or (len(g.pips) == 1 and lost[g.pips[0]])):
+        if not (wide or (len(g.pips) == 1 and lost[g.pips[0]])):
             free[g.pips] = False
     blobs = _Blobs(every if every is not None else pips)
     rough = _Blobs(ragged) if ragged is not None else None
-    for f in faces:
+    for f, wide in zip(faces, spread, strict=True):
         v = f.n_read if f.n_read is not None and 1 <= f.n_read <= 6 else None
         centre = np.asarray(f.center)
         feats = _features(
@@ -615,9 +618,7 @@ def describe(
         # a guard of read's, not a feature (vision.gate.GUARDS)
         feats["pips_in_bodies"] = pips_in_bodies(pips, f.pips, bodies)
         # a guard of read's, not a feature (vision.gate.GUARDS): pips too small for the face
-        feats["pips_small"] = float(
-            f.value is not None and 2 <= f.value <= 5 and feats["pip_to_face"] < PIP_FACE_MIN
-        )
+        feats["pips_small"] = float(wide)
         # a guard of read's, not a feature (vision.gate.GUARDS); only for a face of 2-6
         feats["pips_square"] = pips_square(gray, pips, f.pips) if v and v >= 2 else 0.0
         out.append(replace(f, features=feats))
@@ -1028,11 +1029,13 @@ def top_beyond(
 
 
 def _spread(face: FaceCandidate, pips: Pips) -> bool:
-    """Whether ``face`` is a face of 2-5 whose pips are too small for it (``pips_small``: its
-    ``pip_to_face`` under :data:`PIP_FACE_MIN`), as the pips of dice showing one side by side."""
+    """Whether ``face`` is a face of 2-5 whose pips are too small for it (the guard
+    ``pips_small``: its ``pip_to_face``, computed as :func:`_features` does, under
+    :data:`PIP_FACE_MIN`), as the pips of dice showing one side by side."""
     if face.value is None or not 2 <= face.value <= 5:
         return False
-    half_side = float(np.sqrt(abs(np.linalg.det(np.asarray(face.frame, np.float64))))) + 1e-6
+    a, b, c, d = np.asarray(face.frame, np.float64).ravel()
+    half_side = float(np.sqrt(abs(a * d - b * c))) + 1e-6
     return _med(pips.radius[face.pips]) / half_side < PIP_FACE_MIN
 
 

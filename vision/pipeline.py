@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from functools import lru_cache
 
 import cv2
@@ -28,6 +27,7 @@ from vision.faces import (
     group_pips,
     lattice,
     one_framed,
+    one_pip_size,
     orphan_ones,
     suppress_overlaps,
 )
@@ -106,7 +106,7 @@ def candidates(
     if multi:
         ratio = float(np.median(multi))
         faces = [
-            _one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1 else f
+            one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1 else f
             for f in faces
         ]
     # A face wider than the photo's short side is no die's (a die in view fits in the photo):
@@ -370,10 +370,6 @@ def _around_a_pattern(face: FaceCandidate) -> bool:
 @lru_cache(maxsize=1)
 def _warm_up() -> None:
     cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
-
-
-def _one_pip_size(face: FaceCandidate, half_side: float) -> FaceCandidate:
-    return replace(face, frame=np.eye(2, dtype=np.float32) * half_side, half_side=half_side)
 
 
 def read(
