@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from tests.vision.drawn import blobs
+from tests.vision.test_top_beyond import ROUND, SQUEEZED_UP, THREE
 from vision import read
 from vision.faces import (
     PIP_FACE_MIN,
@@ -29,11 +30,6 @@ from vision.pipeline import candidates
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 import traps  # noqa: E402
-
-#: a three's pips on a diagonal about (100, 100), a face of half-side 10 px
-THREE = [(92, 92), (100, 100), (108, 108)]
-SQUEEZED_UP = (1.0, 0.0, 0.36)  # pip ellipses squeezed to 0.6 along the photo's y: a slant
-ROUND = (1.0, 0.0, 1.0)
 
 
 def _face(value=3, n=3, frame=10.0):
