@@ -1733,32 +1733,19 @@ ONE_BODY_REACH = 9.0
 #: ... and its half-side is this many pip radii: smaller is the pip alone, larger a table of the
 #: face's colour.
 ONE_BODY_HALF_SIDE = (2.0, 7.0)
-#: A one's body is looked for at each of these shares of the pip's contrast in turn, the first
-#: BODY_COLOUR, until one is found: a white die on pale wood, or an ivory one on a cream desk,
-#: differs from the table by less than 0.4 of its pip's contrast, so at 0.4 its body runs into
-#: the table and is not bounded (the licensed matteop65's single white dice showing one on light
-#: wood: 6 of its ones read had a body at 0.4). Each step holds the face's colour twice as
-#: tightly; the last is 0.1 (with die_body's floor of 8, a faint pip's contrast of 80 is already
-#: there), where a lit face's own shading begins to split it. The ladder was chosen after a probe
-#: of the licensed folders' ones at 0.4, 0.25, 0.15, 0.1 and 0.06 (no wrong one found a body at
-#: any), before any trap scene or held-out photo was read with it. Every other test of the body is
-#: unchanged, so a body found at a tighter share is still bounded, whole, square, centred on the
-#: pip and standing out from its ring.
-ONE_BODY_COLOURS = (BODY_COLOUR, BODY_COLOUR / 2, BODY_COLOUR / 4)
 
 
 def die_body(
-    image: np.ndarray, xy, radius, centre, face, contrast: float, reach: float,
-    colour: float = BODY_COLOUR,
+    image: np.ndarray, xy, radius, centre, face, contrast: float, reach: float
 ) -> tuple[float, float] | None:
     """The body of the face whose pips are at ``xy`` (``radius`` px each, ``contrast`` grey levels
     against the ``face`` BGR colour), searched within ``reach`` px of ``centre``: the region of the
-    face's colour (within ``colour`` of the contrast, :data:`BODY_COLOUR`) that holds its first
-    pip, the pips filled in and thin bridges cut. Its half-side and its centroid's distance from
-    ``centre`` (px) when it is bounded (it touches neither the search window nor the photo's
-    edge), big enough to judge, whole and square-ish (:data:`BODY_MIN_HALF_SIDE`,
-    :data:`BODY_SOLIDITY`, :data:`BODY_ASPECT`, :data:`BODY_FILL`, :data:`BODY_CORNERS`); else
-    None. A speck or a dot on a table has the table around it, not a bounded body."""
+    face's colour (:data:`BODY_COLOUR`) that holds its first pip, the pips filled in and thin
+    bridges cut. Its half-side and its centroid's distance from ``centre`` (px) when it is bounded
+    (it touches neither the search window nor the photo's edge), big enough to judge, whole and
+    square-ish (:data:`BODY_MIN_HALF_SIDE`, :data:`BODY_SOLIDITY`, :data:`BODY_ASPECT`,
+    :data:`BODY_FILL`, :data:`BODY_CORNERS`); else None. A speck or a dot on a table has the table
+    around it, not a bounded body."""
     h, w = image.shape[:2]
     half = int(np.ceil(reach)) + 2
     cx, cy = int(round(centre[0])), int(round(centre[1]))
@@ -1774,8 +1761,8 @@ def die_body(
         patch = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
     patch = patch.astype(np.float32)
     dist = np.abs(patch - np.asarray(face, np.float32)).sum(axis=2) / np.sqrt(3)
-    of_face = dist < max(colour * contrast, 8.0)
-    mask = of_face.astype(np.uint8)
+    colour = dist < max(BODY_COLOUR * contrast, 8.0)
+    mask = colour.astype(np.uint8)
 
     def local(pts):  # photo pixels to the window's (smaller) pixels
         return (np.asarray(pts, np.float64).reshape(-1, 2) - (x0, y0) + 0.5) / step - 0.5
@@ -1821,7 +1808,7 @@ def die_body(
     near, far = (cv2.dilate(body, _disc(2 * max(1, round(b * body_half)) + 1))
                  for b in BODY_RING_REACH)
     ring = (far > 0) & (near == 0)
-    if (ring & of_face).sum() > BODY_RING * max(int(ring.sum()), 1):
+    if (ring & colour).sum() > BODY_RING * max(int(ring.sum()), 1):
         return None
     (ox, oy), = local(centre)
     off = np.hypot(m["m10"] / m["m00"] - ox, m["m01"] / m["m00"] - oy)
@@ -1838,18 +1825,13 @@ def one_body(image: np.ndarray, centre, radius: float, face, contrast: float) ->
     of a die's size for its pip (:data:`ONE_BODY_HALF_SIDE`); else 0.0. A pip of a face whose
     other pips were missed is off its body's centre (a two's, four's or six's), or is the middle
     pip of a three or a five, which the ``one_uneven`` rule refuses (their other pips lie on its
-    ring) and whose other pips, if large, leave holes in the body. The body is looked for at
-    each of :data:`ONE_BODY_COLOURS` in turn (a die on a table of nearly its face's colour)."""
-    for colour in ONE_BODY_COLOURS:
-        body = die_body(image, [centre], [radius], centre, face, contrast,
-                        ONE_BODY_REACH * radius, colour)
-        if (
-            body is not None
-            and ONE_BODY_HALF_SIDE[0] <= body[0] / radius <= ONE_BODY_HALF_SIDE[1]
-            and body[1] < BODY_OFFSET * body[0]
-        ):
-            return 1.0
-    return 0.0
+    ring) and whose other pips, if large, leave holes in the body."""
+    body = die_body(image, [centre], [radius], centre, face, contrast, ONE_BODY_REACH * radius)
+    return float(
+        body is not None
+        and ONE_BODY_HALF_SIDE[0] <= body[0] / radius <= ONE_BODY_HALF_SIDE[1]
+        and body[1] < BODY_OFFSET * body[0]
+    )
 
 
 #: A die showing one has its face's outline around its pip: its face's colour ends within a die's
