@@ -694,7 +694,20 @@ def pips_square(gray: np.ndarray, pips: Pips, idx) -> float:
     big = idx[pips.radius[idx] >= PIP_SQUARE_RADIUS]
     if len(big) < 2:
         return 0.0
-    fill = [v for v in (pip_fill(gray, pips, int(i)) for i in big) if v is not None]
+    fill: list[float] = []
+    low = 0  # fills so far at most PIP_SQUARE_MAX
+    for n, i in enumerate(big):
+        v = pip_fill(gray, pips, int(i))
+        if v is None:
+            continue
+        fill.append(v)
+        low += v <= PIP_SQUARE_MAX
+        # The median is at most the bound when its upper middle value is, that is, when more
+        # than half of the fills are: once that holds for the most fills there can be (each pip
+        # left measured), the pips left cannot change the answer (round pips: most faces).
+        most = len(fill) + len(big) - n - 1
+        if low >= most // 2 + 1:
+            return 0.0
     if len(fill) < 2:
         return 0.0
     return float(np.median(fill) > PIP_SQUARE_MAX)

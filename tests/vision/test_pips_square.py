@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.vision.drawn import TABLE, blobs, lens
-from vision import read
+from vision import faces, read
 from vision.faces import PIP_SQUARE_MAX, PIP_SQUARE_RADIUS, pip_fill, pips_square
 from vision.gate import GUARDS, RULES, rule_values, ruled_out
 from vision.pipeline import candidates
@@ -93,3 +93,22 @@ def test_the_guard_is_a_guard_and_refuses_a_face_alone():
     assert "pips_square" in GUARDS and "pips_square" not in RULES
     assert ruled_out(rule_values([{"pips_square": 1.0}]))[0]
     assert not ruled_out(rule_values([{"pips_square": 0.0}]))[0]
+
+
+def test_stopping_early_gives_the_median_of_every_fill(monkeypatch):
+    # pips_square stops measuring once the pips left cannot lift the median over the bound: on
+    # any sequence of fills (some not measurable), it answers as the median of them all does
+    rng = np.random.default_rng(7)
+    pips = blobs(np.zeros((8, 2)), radius=2.0 * PIP_SQUARE_RADIUS)  # every one big enough
+    asked = []
+    for _ in range(3000):
+        n = int(rng.integers(2, 9))
+        values = [None if rng.random() < 0.2 else float(rng.choice(
+            [PIP_SQUARE_MAX, rng.uniform(0.7, 1.0)])) for _ in range(n)]
+        monkeypatch.setattr(faces, "pip_fill",
+                            lambda gray, p, i, v=values: asked.append(i) or v[i])
+        measured = [v for v in values if v is not None]
+        want = float(len(measured) >= 2 and np.median(measured) > PIP_SQUARE_MAX)
+        asked.clear()
+        assert faces.pips_square(None, pips, np.arange(n)) == want, values
+        assert asked == list(range(len(asked)))  # in order, each once
