@@ -537,6 +537,24 @@ ONES_LAYOUTS = {
     "three": [(-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)],
     "four": [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)],
 }
+def _lay_dice(rng: np.random.Generator, cam: Camera, layout, turn: float, side: float,
+              gap: float, colours, bevel: float, rotation
+              ) -> tuple[list[DrawnDie], list[np.ndarray]]:
+    """Dice of one set at ``layout``'s places (in steps of a die's ``side`` and a ``gap``, the
+    whole turned ``turn`` degrees), each turned by ``rotation()`` (which draws from ``rng`` as it
+    likes) and its pips' layouts quartered at random; and their outlines in ``cam``."""
+    turn2 = rot_z(turn)[:2, :2]
+    dice: list[DrawnDie] = []
+    outlines: list[np.ndarray] = []
+    for (u, v) in layout:
+        x, y = turn2 @ (np.array([u, v]) * (side + gap))
+        d = DrawnDie(float(x), float(y), side, rotation(), *colours,
+                     quarter={w: int(rng.integers(2)) for w in NORMALS}, bevel=bevel)
+        dice.append(d)
+        outlines.append(cam.project(d.corners()))
+    return dice, outlines
+
+
 #: The rotations that put a die's one up.
 ONE_UP = tuple(R for R in ROTATIONS if (R @ np.array(NORMALS[1], np.float64))[2] > 0.5)
 
@@ -552,19 +570,14 @@ def ones(rng: np.random.Generator, index: int) -> Scene:
     gap = side * float(rng.uniform(0.05, 0.45))
     turn = float(rng.uniform(0, 360))
     bevel = float(rng.uniform(*BEVEL))
-    turn2 = rot_z(turn)[:2, :2]
-    dice: list[DrawnDie] = []
-    outlines: list[np.ndarray] = []
-    feet: list[np.ndarray] = []
-    for (u, v) in ONES_LAYOUTS[kind]:
+
+    def rotation() -> np.ndarray:  # turned alike, or give or take 15 degrees; one up
         jitter = float(rng.choice([0.0, rng.uniform(-15, 15)]))
-        x, y = turn2 @ (np.array([u, v]) * (side + gap))
-        rot = rot_z(turn + jitter) @ ONE_UP[int(rng.integers(len(ONE_UP)))]
-        d = DrawnDie(float(x), float(y), side, rot, *colours,
-                     quarter={w: int(rng.integers(2)) for w in NORMALS}, bevel=bevel)
-        dice.append(d)
-        outlines.append(cam.project(d.corners()))
-        feet.append(_footprint(d))
+        return rot_z(turn + jitter) @ ONE_UP[int(rng.integers(len(ONE_UP)))]
+
+    dice, outlines = _lay_dice(rng, cam, ONES_LAYOUTS[kind], turn, side, gap, colours, bevel,
+                               rotation)
+    feet = [_footprint(d) for d in dice]
     sc = _dice_scene("ones", index, rng, cam, dice, outlines, elevation, die_px, feet)
     sc.about.update(layout=kind, gap=round(gap / side, 2))
     return sc
@@ -599,17 +612,14 @@ def dotted(rng: np.random.Generator, index: int) -> Scene:
     gap = side * float(rng.uniform(0.05, 1.2))
     turn = float(rng.uniform(0, 360))
     bevel = float(rng.uniform(*BEVEL))
-    turn2 = rot_z(turn)[:2, :2]
-    dice: list[DrawnDie] = []
-    outlines: list[np.ndarray] = []
-    for (u, v) in DOTTED_LAYOUTS[kind]:
-        x, y = turn2 @ (np.array([u, v]) * (side + gap))
+
+    def rotation() -> np.ndarray:  # one up half the time, any face else; give or take 15 degrees
         base = ONE_UP[int(rng.integers(len(ONE_UP)))] if rng.random() < 0.5 else \
             ROTATIONS[int(rng.integers(len(ROTATIONS)))]
-        d = DrawnDie(float(x), float(y), side, rot_z(turn + float(rng.uniform(-15, 15))) @ base,
-                     *colours, quarter={w: int(rng.integers(2)) for w in NORMALS}, bevel=bevel)
-        dice.append(d)
-        outlines.append(cam.project(d.corners()))
+        return rot_z(turn + float(rng.uniform(-15, 15))) @ base
+
+    dice, outlines = _lay_dice(rng, cam, DOTTED_LAYOUTS[kind], turn, side, gap, colours, bevel,
+                               rotation)
     h, w = SIZE
     desk = np.array(WHITE_DESK, np.float32) * float(rng.uniform(0.9, 1.05))
     table = np.clip(desk + rng.normal(0, 2, (h, w, 3)), 0, 255).astype(np.uint8)
