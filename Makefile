@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench lint clean help eval live-clip render train train-gate traps
+.PHONY: run test bench lint clean help eval live-clip render train train-gate train-crops traps
 
 help:
 	@echo "make run    create .venv, install, start the web app"
@@ -69,9 +69,20 @@ traps: $(VENV)/.installed-test
 # trees' floor on the renders of renders-check/ (make render N=60 SEED=41 MIX=off_table=1.0
 # OUT=renders-check, then make render N=40 SEED=51 OUT=renders-check), or
 # TRAIN_GATE_ARGS="--check-renders none" (no floor).
-train: $(VENV)/.installed-test
+# The third step trains the crop reader (models/crops.onnx, vision/crops.py) with PyTorch, which
+# only training needs (the .[train] extra: torch 2.13.0, CPU); it trains on renders/ and
+# renders-check/ too, or TRAIN_CROPS_ARGS="--renders none". About 25 minutes on 2 cores.
+train: $(VENV)/.installed-train
 	$(BIN)/python tools/train.py $(TRAIN_ARGS)
 	$(BIN)/python tools/train_gate.py $(TRAIN_GATE_ARGS)
+	$(BIN)/python tools/train_crops.py $(TRAIN_CROPS_ARGS)
+
+train-crops: $(VENV)/.installed-train
+	$(BIN)/python tools/train_crops.py $(TRAIN_CROPS_ARGS)
+
+$(VENV)/.installed-train: pyproject.toml $(VENV)/.installed-test
+	$(BIN)/python -m pip install --quiet -e '.[test,train]'
+	touch $@
 
 # Only the acceptance gate (models/gate.json): seconds once the candidates are cached. Its fits
 # add the rendered throws of renders/ (make render N=81 SEED=11), or TRAIN_GATE_ARGS="--renders none";

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision import geometry
+from vision.crops import DIE_PER_FACE, CropReader, default_reader
 from vision.faces import (
     FRAME_MIN,
     FaceCandidate,
@@ -380,6 +381,7 @@ def read(
     model: DiceModel | None = None,
     accept: float | None = None,
     gate: Gate | None = None,
+    crops: CropReader | bool | None = None,
 ) -> Reading:
     """Read every pip die of a BGR uint8 photo.
 
@@ -388,12 +390,15 @@ def read(
     where no pip is looked for, such as the corner markers that mark the area
     (:mod:`vision.markers`); a face near one asks to be confirmed (:data:`IGNORED_REACH`).
     ``accept``: the calibrated probability a value needs to be accepted without the "uncertain"
-    flag (default: the model's, chosen on held-out data).
+    flag (default: the model's, chosen on held-out data). ``crops``: the crop reader that may
+    vouch for a face the gate and the trees find plausible but not sure (:mod:`vision.crops`;
+    None: ``models/crops.onnx`` if present; False: none).
     """
     # Once per process, not per photo, so outside the photo's time: loading the models, and
     # OpenCV's first Lab conversion (it builds its tables then: about 70 ms).
     model = model if model is not None else default_model()
     gate = gate if gate is not None else default_gate()
+    crops = (crops if crops is not None else default_reader()) or None
     _warm_up()
     t0 = time.perf_counter()
     if image.ndim == 2:
@@ -436,9 +441,26 @@ def read(
         # halftone grid's 48 dots) is reported with no value, and must vouch for no one as its
         # twin nor hold up the table's plane, whatever the gate makes of its measurements.
         ok = (by_gate | trees) & ~refused & (np.asarray(values) >= 2)
-        # A face the trees alone accept must be of the size of the dice the gate accepted (or,
-        # with none, of the other accepted dice): vision.gate.size_disagreements.
-        ok &= ~size_disagreements(log_size, values, ok, trees & ~by_gate)
+        # A face of 2-6 that no rule or guard refuses, a die by the die model, but that neither
+        # the gate nor the trees are sure of: the crop reader vouches for it when it reads the
+        # layout's value too, at its own threshold (vision.crops).
+        by_crops = np.zeros(len(faces), bool)
+        if crops is not None and model is not None:
+            ask_crops = np.flatnonzero(
+                ~(by_gate | trees) & ~refused & (np.asarray(values) >= 2)
+                & (p_die >= model.die_threshold)
+            )
+            if len(ask_crops):
+                sides = [DIE_PER_FACE * max(faces[i].box()[2:]) for i in ask_crops]
+                by_crops[ask_crops] = crops.vouch(
+                    gray, [faces[i].center for i in ask_crops], sides,
+                    [values[i] for i in ask_crops],
+                )
+            ok |= by_crops
+        # A face the trees (or the crop reader) alone accept must be of the size of the dice the
+        # gate accepted (or, with none, of the other accepted dice):
+        # vision.gate.size_disagreements.
+        ok &= ~size_disagreements(log_size, values, ok, (trees | by_crops) & ~by_gate)
         # a two or three one of whose pips has no die's outline around it (vision.gate.GUARDS)
         ok &= ~frame_rows(work, faces, feats, ok, extra["pips"])
         p_val = np.maximum(p_gate, p_val)

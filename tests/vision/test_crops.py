@@ -1,0 +1,123 @@
+"""The crop reader (:mod:`vision.crops`): a small network's reading of a die-sized crop, which
+vouches in ``vision.read`` only for a face of 2-6 that no rule or guard refuses and whose value
+it reads too."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import crops as VC
+from vision import read
+from vision.gate import rule_values, ruled_out
+from vision.pipeline import candidates
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "sample_images"
+sys.path.insert(0, str(REPO / "tools"))
+
+import traps  # noqa: E402
+
+
+class _Net:
+    """A stand-in for cv2.dnn's net: the same probabilities for every crop."""
+
+    def __init__(self, p):
+        self.p = np.asarray(p, np.float32)
+        self.n = 0
+
+    def setInput(self, x):  # noqa: N802  (cv2.dnn's name)
+        self.n = len(x)
+
+    def forward(self):
+        return np.repeat(self.p[None], self.n, axis=0)
+
+
+class _VouchAll(VC.CropReader):
+    """Reads every crop as the layout's value, sure: what a wrong network could do at worst."""
+
+    def __init__(self):
+        super().__init__(None, 0.0, "vouch-all")
+        self.asked = []
+
+    def vouch(self, gray, centres, die_sides, values):
+        self.asked.extend(values)
+        return np.ones(len(values), bool)
+
+
+def test_the_shipped_crop_reader_loads_and_has_a_threshold():
+    reader = VC.load_reader()
+    assert reader is not None, "models/crops.onnx or models/crops.json is missing"
+    meta = json.loads(VC.META_FILE.read_text())
+    assert 0.5 <= reader.accept <= 1.0 or reader.accept == 2.0
+    assert reader.accept == meta["accept"]
+    p = reader.probs(np.full((100, 100), 128, np.uint8), [(50, 50)], [30])
+    assert p.shape == (1, 7) and np.isclose(p.sum(), 1.0, atol=1e-4)
+
+
+def test_it_vouches_only_for_the_layouts_value_at_its_threshold():
+    gray = np.zeros((60, 60), np.uint8)
+    sure_three = VC.CropReader(_Net([0, 0, 0, 0.95, 0.05, 0, 0]), 0.9)
+    assert sure_three.vouch(gray, [(30, 30)] * 3, [20] * 3, [3, 4, 1]).tolist() == [
+        True, False, False]
+    # the layout's value, but below the threshold
+    assert not VC.CropReader(_Net([0, 0, 0, 0.85, 0.15, 0, 0]), 0.9).vouch(
+        gray, [(30, 30)], [20], [3])[0]
+    # the top class must be the layout's value, however sure of it the rest is
+    assert not VC.CropReader(_Net([0.5, 0, 0, 0.45, 0.05, 0, 0]), 0.4).vouch(
+        gray, [(30, 30)], [20], [3])[0]
+    assert VC.CropReader(_Net([0, 0, 0, 1, 0, 0, 0]), 0.9).vouch(gray, [], [], []).shape == (0,)
+
+
+def test_a_crop_is_the_square_about_the_centre_mirrored_at_the_border():
+    gray = np.zeros((100, 100), np.uint8)
+    gray[40:60, 40:60] = 255
+    c = VC.cut(gray, (50, 50), 40)  # the white square fills the middle half
+    assert c.shape == (VC.CROP, VC.CROP)
+    assert c[VC.CROP // 2, VC.CROP // 2] == 255 and c[2, 2] == 0
+    edge = VC.cut(gray, (0, 0), 40)  # mirrored, not black beyond the photo
+    assert edge.shape == (VC.CROP, VC.CROP)
+
+
+@pytest.mark.parametrize(
+    "index, at, value",
+    [(185, (817.0, 551.0), 4), (198, (578.0, 489.0), 6)],  # "954::" and ":::6 :6:"
+)
+def test_no_crop_reader_lifts_a_refusal(index, at, value):
+    """Printed colons are refused by a guard (pips_square); a reader that vouches for every face
+    it is asked about must still not get them accepted, nor be asked about them at all."""
+    sc = traps.scene("clutter", 100, index)
+    faces, scale = candidates(sc.image)[:2]
+    there = [f for f in faces
+             if f.value == value and np.linalg.norm(np.asarray(f.center) / scale - at) < 5]
+    assert there and ruled_out(rule_values([f.features for f in there])).all()
+    reader = _VouchAll()
+    reading = read(sc.image, crops=reader)
+    assert value not in reading.values
+    assert 1 not in reader.asked  # never asked about a one
+
+
+def _sample(name):
+    label = json.loads((SAMPLES / f"{name}.json").read_text())
+    return cv2.imread(str(SAMPLES / f"{name}.jpg")), label
+
+
+def test_a_vouch_all_reader_changes_no_value_and_accepts_no_one_itself():
+    """Over the sample photos: whatever the reader says, a die keeps its layout's value, and a
+    face it is asked about is of 2-6 pips."""
+    for path in sorted(SAMPLES.glob("*.jpg"))[:12]:
+        img = cv2.imread(str(path))
+        plain = read(img, crops=False)
+        reader = _VouchAll()
+        lifted = read(img, crops=reader)
+        assert all(2 <= v <= 6 for v in reader.asked), path.name
+        by_place = {tuple(np.round(d.center)): d.value for d in plain.dice}
+        for d in lifted.dice:
+            key = tuple(np.round(d.center))
+            if key in by_place:
+                assert d.value == by_place[key], path.name

@@ -1,0 +1,127 @@
+"""A third opinion on a face's value: a small convolutional network that reads a die-sized crop of
+the photo's grey about the face's centre (``models/crops.onnx``, run by OpenCV's DNN module;
+built by ``tools/train_crops.py``, which needs PyTorch; reading needs only OpenCV).
+
+The network sees 7 classes: no die's top face centred in the crop (0), or a top face of 1-6. It
+is trained on crops of the labelled dice of the licensed photo folders and of the training
+renders, each crop :data:`SIDE` die sides wide, and on crops of no die (the table, other dice,
+and crops half a die off one), turned, mirrored, inverted (light pips and dark) and jittered in
+scale, light and blur.
+
+In :func:`vision.pipeline.read` it vouches only for a face of 2-6 pips that no rule or guard
+refuses and that the gate and the trees found plausible but not sure, and only when it reads the
+same value as the layout at :attr:`CropReader.accept` or more (chosen leaving each licensed folder
+out of its training in turn: ``models/crops.json``). It never refuses, never accepts a one, and
+never gives a value the layout did not.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+NET_FILE = MODELS_DIR / "crops.onnx"
+META_FILE = MODELS_DIR / "crops.json"
+
+#: A crop is cut this many pixels wide, then its middle :data:`INPUT` pixels are read (training
+#: turns and shifts the full crop, so that no corner of the input is ever outside it).
+CROP = 40
+INPUT = 32
+#: The crop's side in die sides (training: the labelled die's side).
+SIDE = 1.6
+#: A die's side in units of the side of its face's fitted square (``FaceCandidate.box``): the
+#: squares fitted on pips lie inside the die's top face. Measured on the licensed folders' accepted
+#: faces of 2-6 against their labels' boxes (nell-byler's whole-die boxes 1.43, matteop65's top-face
+#: boxes 0.92); the geometric mean, which the training's scale jitter (0.8-1.25) covers both ways.
+DIE_PER_FACE = 1.15
+#: Added to a crop's standard deviation before it is divided by it, so that a plain crop (a bare
+#: table) is not blown up into noise (grey levels).
+STD_FLOOR = 8.0
+
+
+def standardise(crops: np.ndarray) -> np.ndarray:
+    """Each crop (n, INPUT, INPUT) less its mean, over its standard deviation plus STD_FLOOR."""
+    x = crops.astype(np.float32)
+    m = x.mean(axis=(1, 2), keepdims=True)
+    s = x.std(axis=(1, 2), keepdims=True) + STD_FLOOR
+    return (x - m) / s
+
+
+def cut(gray: np.ndarray, centre, side: float) -> np.ndarray:
+    """The :data:`CROP`-pixel square of ``gray`` of ``side`` pixels about ``centre``, axis-aligned,
+    borders mirrored."""
+    cx, cy = float(centre[0]), float(centre[1])
+    half = side / 2.0
+    src = np.float32([[cx - half, cy - half], [cx + half, cy - half], [cx - half, cy + half]])
+    dst = np.float32([[0, 0], [CROP, 0], [0, CROP]])
+    m = cv2.getAffineTransform(src, dst)
+    flags = cv2.INTER_AREA if side > CROP else cv2.INTER_LINEAR
+    return cv2.warpAffine(gray, m, (CROP, CROP), flags=flags, borderMode=cv2.BORDER_REFLECT)
+
+
+def middle(crops: np.ndarray) -> np.ndarray:
+    """The network's input, (n, 1, INPUT, INPUT): each crop's middle, standardised."""
+    o = (CROP - INPUT) // 2
+    return standardise(np.asarray(crops)[:, o : o + INPUT, o : o + INPUT])[:, None]
+
+
+@dataclass
+class CropReader:
+    """The network and the probability at which it vouches for a layout's value."""
+
+    net: object  # cv2.dnn.Net
+    accept: float
+    version: str = ""
+
+    def probs(self, gray: np.ndarray, centres, die_sides) -> np.ndarray:
+        """(n, 7) class probabilities (no die, 1-6) for crops about ``centres`` of ``die_sides``
+        pixels' dice, each the mean over the crop's four quarter turns."""
+        if not len(centres):
+            return np.zeros((0, 7), np.float32)
+        crops = np.stack([cut(gray, c, SIDE * s) for c, s in zip(centres, die_sides, strict=True)])
+        x = middle(crops)
+        p = np.zeros((len(x), 7), np.float64)
+        for k in range(4):
+            self.net.setInput(np.ascontiguousarray(np.rot90(x, k, (2, 3))))
+            p += self.net.forward()
+        return (p / 4).astype(np.float32)
+
+    def vouch(self, gray: np.ndarray, centres, die_sides, values) -> np.ndarray:
+        """For each face (its centre, its die's side in pixels and its layout's value): does the
+        network read that value too, at :attr:`accept` or more?"""
+        v = np.asarray(values, int).reshape(-1)
+        if not len(v):
+            return np.zeros(0, bool)
+        p = self.probs(gray, centres, die_sides)
+        return (p.argmax(axis=1) == v) & (p[np.arange(len(v)), v] >= self.accept)
+
+
+def load_reader(net_file: Path = NET_FILE, meta_file: Path = META_FILE) -> CropReader | None:
+    """The crop reader, or None (with a warning) when its files are missing or unreadable."""
+    if not (Path(net_file).is_file() and Path(meta_file).is_file()):
+        return None
+    try:
+        meta = json.loads(Path(meta_file).read_text())
+        net = cv2.dnn.readNetFromONNX(str(net_file))
+        return CropReader(net, float(meta["accept"]), str(meta.get("version", "")))
+    except (OSError, ValueError, KeyError, cv2.error) as e:
+        log.warning("crop reader not loaded (%s): %s", net_file, e)
+        return None
+
+
+@lru_cache(maxsize=1)
+def default_reader() -> CropReader | None:
+    return load_reader()
+
+
+__all__ = ["CROP", "DIE_PER_FACE", "INPUT", "SIDE", "CropReader", "cut", "default_reader",
+           "load_reader", "middle", "standardise"]
