@@ -299,6 +299,29 @@ def choose(rows_by_folder: dict[str, list[dict]]) -> tuple[float | None, list[di
     return chosen, table
 
 
+def threshold(left_rows: dict[str, list[dict]], meta: dict, out: Path) -> None:
+    """Choose the threshold on ``left_rows``, print each threshold's counts, and write
+    ``out/crops.json`` (``meta`` and the choice)."""
+    accept, table = choose(left_rows)
+    for row in table:
+        print(f"  p >= {row['threshold']:.3f}: " + "; ".join(
+            f"{n} vouched {row[n]['vouched']}, wrong {row[n]['wrong']}" for n in left_rows))
+    meta = {
+        "version": datetime.date.today().isoformat(),
+        "accept": accept if accept is not None else 2.0,
+        "values": list(VC.VALUES),
+        "note": ("accept is the lowest of the grid at which no licensed folder had a wrong face "
+                 "vouched for: nell-byler and matteop65 each left out of the network's training "
+                 "and read by vision.read, kamilpiechowiak (values only) read with the shipped "
+                 "network; 2.0 (never) when no threshold was safe"),
+        "asked": {n: len(rows) for n, rows in left_rows.items()},
+        "left_out": table,
+        **meta,
+    }
+    (out / "crops.json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"wrote {out / 'crops.json'}: accept {meta['accept']}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--epochs", type=int, default=40)
@@ -308,21 +331,34 @@ def main() -> None:
     ap.add_argument("--out", default=str(VC.MODELS_DIR))
     ap.add_argument("--work", default=str(REPO / ".cache" / "crops"),
                     help="where the leave-out networks are written")
+    ap.add_argument("--rethreshold", action="store_true",
+                    help="train nothing: choose the threshold again with the networks already in "
+                         "--work and --out (after a change of what the reader is asked about)")
     args = ap.parse_args()
-    import torch  # noqa: F401  (fail early, with the reason, when PyTorch is missing)
     import train as T  # tools/train.py: the licensed folders minus the sample photos
 
     t0 = time.time()
-    rng = np.random.default_rng(args.seed)
+    out, work = Path(args.out), Path(args.work)
     fixtures = T.sample_sources()
     samples = {n: T.licensed_samples(n, fixtures) for n in TRAIN_FOLDERS}
+    if args.rethreshold:
+        old = json.loads((out / "crops.json").read_text())
+        left_rows = {n: left_out_rows(work / f"crops_without_{n}.onnx", samples[n], n)
+                     for n in TRAIN_FOLDERS}
+        for name in VALUE_FOLDERS:
+            left_rows[name] = value_rows(out / "crops.onnx", D.load(name), name)
+        keep = ("crops", "epochs", "seed", "torch", "minutes")
+        threshold(left_rows, {k: old[k] for k in keep if k in old}, out)
+        return
+    import torch  # noqa: F401  (fail early, with the reason, when PyTorch is missing)
+
+    rng = np.random.default_rng(args.seed)
     parts = {n: photo_crops(s, n, rng) for n, s in samples.items()}
     renders = [] if args.renders == "none" else [REPO / r for r in args.renders.split(",")]
     for r in renders:
         if not any(r.glob("*.json")):
             sys.exit(f"train_crops: no renders in {r} (make render, or --renders none)")
         parts[r.name] = render_crops(r, rng)
-    work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     left_rows = {}
     for out_name in TRAIN_FOLDERS:
@@ -334,32 +370,17 @@ def main() -> None:
         left_rows[out_name] = left_out_rows(net_file, samples[out_name], out_name)
     X = np.concatenate([p[0] for p in parts.values()])
     y = np.concatenate([p[1] for p in parts.values()])
-    out = Path(args.out)
     export(train_net(X, y, args.epochs, args.seed, "all"), out / "crops.onnx")
     # kamilpiechowiak (MIT, values only, never trained on) with the shipped network
     for name in VALUE_FOLDERS:
         left_rows[name] = value_rows(out / "crops.onnx", D.load(name), name)
-    accept, table = choose(left_rows)
-    for row in table:
-        print(f"  p >= {row['threshold']:.3f}: " + "; ".join(
-            f"{n} vouched {row[n]['vouched']}, wrong {row[n]['wrong']}" for n in left_rows))
-    meta = {
-        "version": datetime.date.today().isoformat(),
-        "accept": accept if accept is not None else 2.0,
-        "note": ("accept is the lowest of the grid at which no licensed folder had a wrong face "
-                 "vouched for: nell-byler and matteop65 each left out of the network's training "
-                 "and read by vision.read, kamilpiechowiak (values only) read with the shipped "
-                 "network; 2.0 (never) when no threshold was safe"),
-        "left_out": table,
+    threshold(left_rows, {
         "crops": {n: {"dice": int((p[1] > 0).sum()), "no_die": int((p[1] == 0).sum())}
                   for n, p in parts.items()},
         "epochs": args.epochs, "seed": args.seed,
         "torch": __import__("torch").__version__,
         "minutes": round((time.time() - t0) / 60, 1),
-    }
-    (out / "crops.json").write_text(json.dumps(meta, indent=1) + "\n")
-    print(f"wrote {out / 'crops.onnx'} and crops.json: accept {meta['accept']}, "
-          f"{len(X)} crops, {meta['minutes']} min")
+    }, out)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import numpy as np
 
 from vision import geometry
 from vision.crops import DIE_PER_FACE, CropReader, default_reader
+from vision.crops import VALUES as CROP_VALUES
 from vision.faces import (
     FRAME_MIN,
     FaceCandidate,
@@ -141,7 +142,7 @@ IGNORED_REACH = 1.5
 #: The steps of :func:`read` timed in ``Reading.info["steps_ms"]``, in order: the working size and
 #: its grey; pip-like blobs; faces grouped and read; their features; the trees and the gate;
 #: the cocked and off-table flags; the ones' gate; the dice as reported.
-STEPS = ("resize", "pips", "faces", "features", "score", "flags", "ones", "dice")
+STEPS = ("resize", "pips", "faces", "features", "score", "crops", "flags", "ones", "dice")
 
 
 class _Clock:
@@ -441,21 +442,23 @@ def read(
         # halftone grid's 48 dots) is reported with no value, and must vouch for no one as its
         # twin nor hold up the table's plane, whatever the gate makes of its measurements.
         ok = (by_gate | trees) & ~refused & (np.asarray(values) >= 2)
-        # A face of 2-6 that no rule or guard refuses, a die by the die model, but that neither
-        # the gate nor the trees are sure of: the crop reader vouches for it when it reads the
-        # layout's value too, at its own threshold (vision.crops).
+        # A face of 3-6 (vision.crops.VALUES) that no rule or guard refuses, a die by the die
+        # model, but that neither the gate nor the trees are sure of: the crop reader vouches
+        # for it when it reads the layout's value too, at its own threshold (vision.crops).
         by_crops = np.zeros(len(faces), bool)
         if crops is not None and model is not None:
             ask_crops = np.flatnonzero(
-                ~(by_gate | trees) & ~refused & (np.asarray(values) >= 2)
+                ~(by_gate | trees) & ~refused & np.isin(values, CROP_VALUES)
                 & (p_die >= model.die_threshold)
             )
             if len(ask_crops):
+                clock("score")
                 sides = [DIE_PER_FACE * max(faces[i].box()[2:]) for i in ask_crops]
                 by_crops[ask_crops] = crops.vouch(
                     gray, [faces[i].center for i in ask_crops], sides,
                     [values[i] for i in ask_crops],
                 )
+                clock("crops")
             ok |= by_crops
         # A face the trees (or the crop reader) alone accept must be of the size of the dice the
         # gate accepted (or, with none, of the other accepted dice):
@@ -465,6 +468,7 @@ def read(
         ok &= ~frame_rows(work, faces, feats, ok, extra["pips"])
         p_val = np.maximum(p_gate, p_val)
     clock("score")
+    clock("crops")  # (its own time was taken above, when any face was asked about)
     thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
     dotted = {i for i in keep if _in_a_pattern(faces[i])}
