@@ -9,17 +9,19 @@ and crops half a die off one), turned, mirrored, inverted (light pips and dark) 
 scale, light and blur.
 
 In :func:`vision.pipeline.read` it vouches only for a face of 3-6 pips (:data:`VALUES`) that no
-rule or guard refuses and that the gate and the trees find plausible but not sure, and only when
-it reads the same value as the layout at :attr:`CropReader.accept` or more (``models/crops.json``:
-chosen leaving each licensed folder out of its training in turn, and on kamilpiechowiak). It
-never refuses, never accepts a one or a two, and never gives a value the layout did not.
+rule or guard refuses, that the die model keeps and that neither the gate nor the trees accept
+(whatever p they give it), and only when it reads the same value as the layout at
+:attr:`CropReader.accept` or more (``models/crops.json``: chosen leaving each licensed folder out
+of its training in turn, and on kamilpiechowiak). It never refuses, never accepts a one or a two,
+and never gives a value the layout did not.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -38,10 +40,11 @@ CROP = 40
 INPUT = 32
 #: The crop's side in die sides (training: the labelled die's side).
 SIDE = 1.6
-#: A die's side in units of the side of its face's fitted square (``FaceCandidate.box``): the
-#: squares fitted on pips lie inside the die's top face. Measured on the licensed folders' accepted
-#: faces of 2-6 against their labels' boxes (nell-byler's whole-die boxes 1.43, matteop65's top-face
-#: boxes 0.92); the geometric mean, which the training's scale jitter (0.8-1.25) covers both ways.
+#: A die's side in units of the longer side of its face's box (``FaceCandidate.box``: the
+#: upright extent of the square fitted on the pips, up to 1.41 times the square's side when it is
+#: turned 45 degrees). Measured on the licensed folders' accepted faces of 2-6 against their
+#: labels' boxes (nell-byler's whole-die boxes 1.43, matteop65's top-face boxes 0.92); the
+#: geometric mean, which the training's scale jitter (0.8-1.25) covers both ways for most faces.
 DIE_PER_FACE = 1.15
 #: The layouts' values the reader may vouch for. Not a two: any pair of dots fits a two's layout
 #: (the guards ``no_outline``, ``row_along_edge`` and ``pip_unframed`` are there for it), and a
@@ -88,6 +91,9 @@ class CropReader:
     net: object  # cv2.dnn.Net
     accept: float
     version: str = ""
+    #: One net serves every read of the process (the web app reads in a thread pool), and
+    #: setInput then forward is not safe from two threads at once: each call holds this lock.
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def probs(self, gray: np.ndarray, centres, die_sides) -> np.ndarray:
         """(n, 7) class probabilities (no die, 1-6) for crops about ``centres`` of ``die_sides``
@@ -96,11 +102,11 @@ class CropReader:
             return np.zeros((0, 7), np.float32)
         crops = np.stack([cut(gray, c, SIDE * s) for c, s in zip(centres, die_sides, strict=True)])
         x = middle(crops)
-        p = np.zeros((len(x), 7), np.float64)
-        for k in range(4):
-            self.net.setInput(np.ascontiguousarray(np.rot90(x, k, (2, 3))))
-            p += self.net.forward()
-        return (p / 4).astype(np.float32)
+        turns = np.ascontiguousarray(np.concatenate([np.rot90(x, k, (2, 3)) for k in range(4)]))
+        with self.lock:
+            self.net.setInput(turns)
+            p = np.asarray(self.net.forward(), np.float64)
+        return p.reshape(4, len(x), 7).mean(axis=0).astype(np.float32)
 
     def vouch(self, gray: np.ndarray, centres, die_sides, values) -> np.ndarray:
         """For each face (its centre, its die's side in pixels and its layout's value): does the
@@ -113,7 +119,7 @@ class CropReader:
 
 
 def load_reader(net_file: Path = NET_FILE, meta_file: Path = META_FILE) -> CropReader | None:
-    """The crop reader, or None (with a warning) when its files are missing or unreadable."""
+    """The crop reader; None when its files are missing, or (with a warning) unreadable."""
     if not (Path(net_file).is_file() and Path(meta_file).is_file()):
         return None
     try:

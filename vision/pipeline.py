@@ -392,14 +392,14 @@ def read(
     (:mod:`vision.markers`); a face near one asks to be confirmed (:data:`IGNORED_REACH`).
     ``accept``: the calibrated probability a value needs to be accepted without the "uncertain"
     flag (default: the model's, chosen on held-out data). ``crops``: the crop reader that may
-    vouch for a face the gate and the trees find plausible but not sure (:mod:`vision.crops`;
-    None: ``models/crops.onnx`` if present; False: none).
+    vouch for a face of 3-6 that neither the gate nor the trees accept (:mod:`vision.crops`;
+    None or True: ``models/crops.onnx`` if present; False: none).
     """
     # Once per process, not per photo, so outside the photo's time: loading the models, and
     # OpenCV's first Lab conversion (it builds its tables then: about 70 ms).
     model = model if model is not None else default_model()
     gate = gate if gate is not None else default_gate()
-    crops = (crops if crops is not None else default_reader()) or None
+    crops = default_reader() if crops is None or crops is True else (crops or None)
     _warm_up()
     t0 = time.perf_counter()
     if image.ndim == 2:
