@@ -42,12 +42,7 @@ def main() -> None:
         if not len(X):
             print(f"{name}: no labelled boxes")
             continue
-        x = VC.middle(X)
-        p = np.zeros((len(x), 7))
-        for k in range(4):
-            reader.net.setInput(np.ascontiguousarray(np.rot90(x, k, (2, 3))))
-            p += reader.net.forward()
-        p /= 4
+        p = reader.probs_of(X)
         top, die = p.argmax(axis=1), y > 0
         sure = (p.max(axis=1) >= reader.accept) & (top > 0)
         print(f"{name}: {die.sum()} dice, top class right {np.mean(top[die] == y[die]):.1%}; "

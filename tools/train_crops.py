@@ -59,8 +59,8 @@ BOX_TO_DIE = {D.TOP_FACE: 1.1, D.WHOLE_DIE: 0.95}
 def _photo_die_side(s: D.Sample) -> float | None:
     """A photo's die side: its labels' median box side (ones left out: matteop65's boxes of a one
     often cover its pip only), scaled by :data:`BOX_TO_DIE`."""
-    sides = [max(d.box.w, d.box.h) for d in s.dice if d.box is not None and d.value != 1]
-    sides = sides or [max(d.box.w, d.box.h) for d in s.dice if d.box is not None]
+    sides = [d.box.size for d in s.dice if d.box is not None and d.value != 1]
+    sides = sides or [d.box.size for d in s.dice if d.box is not None]
     if not sides:
         return None
     return float(np.median(sides)) * BOX_TO_DIE.get(s.box_covers, 1.0)
@@ -78,7 +78,7 @@ def _no_dice(gray, centres, side, rng, n_random=4, n_off=2, others=()) -> list[n
             continue
         out.append(VC.cut(gray, (x, y), VC.SIDE * side))
     for b in others:
-        out.append(VC.cut(gray, (b.x + b.w / 2, b.y + b.h / 2), VC.SIDE * max(b.w, b.h)))
+        out.append(VC.cut(gray, b.center, VC.SIDE * b.size))
     for cx, cy in c[:n_off]:
         a, r = rng.uniform(0, 2 * np.pi), rng.uniform(0.55, 0.9) * side
         out.append(VC.cut(gray, (cx + r * np.cos(a), cy + r * np.sin(a)), VC.SIDE * side))
@@ -99,7 +99,7 @@ def photo_crops(samples: list[D.Sample], desc: str, rng) -> tuple[np.ndarray, np
         for d in s.dice:
             if d.box is None:
                 continue
-            c = (d.box.x + d.box.w / 2, d.box.y + d.box.h / 2)
+            c = d.box.center
             centres.append(c)
             X.append(VC.cut(gray, c, VC.SIDE * side))
             y.append(d.value)
@@ -229,10 +229,9 @@ class _Recorder(VC.CropReader):
         self.asked: list[tuple[float, float, int, float]] = []
 
     def vouch(self, gray, centres, die_sides, values):
-        p = self.probs(gray, centres, die_sides)
-        for c, v, pp in zip(centres, values, p, strict=True):
-            agree = int(np.argmax(pp)) == int(v)
-            self.asked.append((float(c[0]), float(c[1]), int(v), float(pp[v]) if agree else 0.0))
+        p = np.nan_to_num(self.value_p(gray, centres, die_sides, values), nan=0.0)
+        for c, v, pv in zip(centres, values, p, strict=True):
+            self.asked.append((float(c[0]), float(c[1]), int(v), float(pv)))
         return np.zeros(len(values), bool)
 
 
@@ -252,8 +251,7 @@ def left_out_rows(net_file: Path, samples: list[D.Sample], desc: str) -> list[di
         scale = read(img, crops=rec).info["scale"]
         for cx, cy, v, p in rec.asked:
             x, y = cx / scale, cy / scale
-            truth = [d.value for d in s.dice if d.box is not None
-                     and d.box.x <= x <= d.box.x + d.box.w and d.box.y <= y <= d.box.y + d.box.h]
+            truth = [d.value for d in s.dice if d.box is not None and d.box.contains(x, y)]
             rows.append({"image": s.image.name, "value": v, "p": p, "right": v in truth})
     return rows
 

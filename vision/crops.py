@@ -95,12 +95,11 @@ class CropReader:
     #: setInput then forward is not safe from two threads at once: each call holds this lock.
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
-    def probs(self, gray: np.ndarray, centres, die_sides) -> np.ndarray:
-        """(n, 7) class probabilities (no die, 1-6) for crops about ``centres`` of ``die_sides``
-        pixels' dice, each the mean over the crop's four quarter turns."""
-        if not len(centres):
+    def probs_of(self, crops: np.ndarray) -> np.ndarray:
+        """(n, 7) class probabilities (no die, 1-6) of crops already cut (:func:`cut`), each the
+        mean over the crop's four quarter turns."""
+        if not len(crops):
             return np.zeros((0, 7), np.float32)
-        crops = np.stack([cut(gray, c, SIDE * s) for c, s in zip(centres, die_sides, strict=True)])
         x = middle(crops)
         turns = np.ascontiguousarray(np.concatenate([np.rot90(x, k, (2, 3)) for k in range(4)]))
         with self.lock:
@@ -108,14 +107,27 @@ class CropReader:
             p = np.asarray(self.net.forward(), np.float64)
         return p.reshape(4, len(x), 7).mean(axis=0).astype(np.float32)
 
-    def vouch(self, gray: np.ndarray, centres, die_sides, values) -> np.ndarray:
-        """For each face (its centre, its die's side in pixels and its layout's value): does the
-        network read that value too, at :attr:`accept` or more?"""
+    def probs(self, gray: np.ndarray, centres, die_sides) -> np.ndarray:
+        """:meth:`probs_of` the crops about ``centres`` of ``die_sides`` pixels' dice."""
+        if not len(centres):
+            return np.zeros((0, 7), np.float32)
+        return self.probs_of(
+            np.stack([cut(gray, c, SIDE * s) for c, s in zip(centres, die_sides, strict=True)])
+        )
+
+    def value_p(self, gray: np.ndarray, centres, die_sides, values) -> np.ndarray:
+        """For each face (its centre, its die's side in pixels and its layout's value): the
+        network's p of that value where it is the network's top class, else NaN."""
         v = np.asarray(values, int).reshape(-1)
         if not len(v):
-            return np.zeros(0, bool)
+            return np.zeros(0, np.float32)
         p = self.probs(gray, centres, die_sides)
-        return (p.argmax(axis=1) == v) & (p[np.arange(len(v)), v] >= self.accept)
+        return np.where(p.argmax(axis=1) == v, p[np.arange(len(v)), v], np.nan)
+
+    def vouch(self, gray: np.ndarray, centres, die_sides, values) -> np.ndarray:
+        """For each face: does the network read its layout's value too, at :attr:`accept` or
+        more (:meth:`value_p`)?"""
+        return self.value_p(gray, centres, die_sides, values) >= self.accept
 
 
 def load_reader(net_file: Path = NET_FILE, meta_file: Path = META_FILE) -> CropReader | None:

@@ -90,6 +90,10 @@ class Box:
         """The longer side in pixels: the die size the pipeline measures."""
         return max(self.w, self.h)
 
+    def contains(self, x: float, y: float) -> bool:
+        """Is the point inside the box or on its edge?"""
+        return self.x <= x <= self.x + self.w and self.y <= y <= self.y + self.h
+
     def as_tuple(self) -> tuple[int, int, int, int]:
         return (round(self.x), round(self.y), round(self.w), round(self.h))
 
@@ -453,8 +457,7 @@ def apply_fixes(samples: list[Sample], path: Path = LABEL_FIXES) -> list[Sample]
                     for k, d in enumerate(dice)
                     if d.box is not None
                     and d.value == fix["was"]
-                    and d.box.x <= x <= d.box.x + d.box.w
-                    and d.box.y <= y <= d.box.y + d.box.h
+                    and d.box.contains(x, y)
                 ]
                 if len(hit) != 1:
                     raise ValueError(f"{path.name}: {s.name}: no one die {fix['was']} at {x},{y}")

@@ -141,7 +141,8 @@ IGNORED_REACH = 1.5
 
 #: The steps of :func:`read` timed in ``Reading.info["steps_ms"]``, in order: the working size and
 #: its grey; pip-like blobs; faces grouped and read; their features; the trees and the gate;
-#: the cocked and off-table flags; the ones' gate; the dice as reported.
+#: the crop reader (vision.crops); the cocked and off-table flags; the ones' gate; the dice as
+#: reported.
 STEPS = ("resize", "pips", "faces", "features", "score", "crops", "flags", "ones", "dice")
 
 
@@ -413,6 +414,7 @@ def read(
     clock = _Clock(steps)
     p_die, p_val = score(faces, model)
     thr_accept = accept if accept is not None else (model.accept if model else 1.1)
+    thr_die = model.die_threshold if model else 0.5
     feats = [f.features for f in faces]
     is_one = np.array([f.value == 1 for f in faces], bool)
     # A face at an ignored region may have lost pips to it (a die touching a corner marker).
@@ -448,8 +450,7 @@ def read(
         by_crops = np.zeros(len(faces), bool)
         if crops is not None and model is not None:
             ask_crops = np.flatnonzero(
-                ~(by_gate | trees) & ~refused & np.isin(values, CROP_VALUES)
-                & (p_die >= model.die_threshold)
+                ~(by_gate | trees) & ~refused & np.isin(values, CROP_VALUES) & (p_die >= thr_die)
             )
             if len(ask_crops):
                 clock("score")
@@ -469,7 +470,6 @@ def read(
         p_val = np.maximum(p_gate, p_val)
     clock("score")
     clock("crops")  # (its own time was taken above, when any face was asked about)
-    thr_die = model.die_threshold if model else 0.5
     keep = [i for i, f in enumerate(faces) if p_die[i] >= thr_die]
     dotted = {i for i in keep if _in_a_pattern(faces[i])}
     # The table plane, the playing area and the surfaces are judged on the other faces alone.
