@@ -109,59 +109,6 @@ def photo_crops(samples: list[D.Sample], desc: str, rng) -> tuple[np.ndarray, np
     return np.array(X, np.uint8).reshape(-1, VC.CROP, VC.CROP), np.array(y, np.int64)
 
 
-#: A candidate face's centre within this many of its labelled die's sides of the box's centre
-#: is that die's top face; beyond :data:`OFF_DIE`, or in no box, it is no die's (a pip of a
-#: die's side or of another face, a fleck of the table); between the two it is left out.
-ON_DIE, OFF_DIE = 0.25, 0.45
-#: ... and only when the crop's die side over the labelled die's (:data:`BOX_TO_DIE`) is within
-#: :data:`SCALE_ON` (about the training's scale jitter, 0.8-1.25, widened): a crop of a few
-#: flecks in the middle of a die, many times too small, or of a face many times too large, shows
-#: no die's top face at the reader's scale, and is no die's beyond :data:`SCALE_OFF`.
-SCALE_ON, SCALE_OFF = (0.7, 1.45), (0.5, 2.0)
-
-
-def candidate_crops(samples: list[D.Sample], desc: str) -> tuple[np.ndarray, np.ndarray]:
-    """Crops as :func:`vision.pipeline.read` cuts them: about every face the candidates' step
-    finds and the die model keeps (whatever its value, ones included), of
-    :data:`vision.crops.DIE_PER_FACE` times its box's side, from the working-size grey. Each is
-    labelled by the boxes (:data:`ON_DIE`, :data:`OFF_DIE`): the labelled die's value, whatever
-    the layout read, or no die. The lookalikes a network trained on labelled boxes alone never
-    saw: a lone pip of a six taken for a one, a side face's pips, a misgrouped face."""
-    from vision.model import default_model  # noqa: PLC0415
-    from vision.pipeline import candidates, score  # noqa: PLC0415
-
-    model = default_model()
-    X, y = [], []
-    for s in tqdm(samples, desc=f"candidates {desc}", unit="photo", file=sys.stderr):
-        img = cv2.imread(str(s.image))
-        if img is None or not s.has_boxes or not s.complete:
-            continue
-        faces, scale, _work, gray = candidates(img)
-        if not faces:
-            continue
-        p_die, _ = score(faces, model)
-        k = BOX_TO_DIE.get(s.box_covers, 1.0)
-        boxes = [(np.array(d.box.center) * scale, d.box.size * scale * k, d.value)
-                 for d in s.dice if d.box is not None]
-        boxes += [(np.array(b.center) * scale, b.size * scale * k, 0) for b in s.others]
-        for f, pd in zip(faces, p_die, strict=True):
-            if f.value is None or pd < model.die_threshold:
-                continue
-            c = np.array(f.center, float)
-            side = VC.DIE_PER_FACE * max(f.box()[2:])
-            near = [(float(np.hypot(*(c - bc))) / bs, side / bs, v) for bc, bs, v in boxes]
-            d, r, v = min(near, default=(np.inf, 1.0, 0))
-            if d <= ON_DIE and SCALE_ON[0] <= r <= SCALE_ON[1]:
-                label = v
-            elif d >= OFF_DIE or not SCALE_OFF[0] <= r <= SCALE_OFF[1]:
-                label = 0
-            else:
-                continue
-            X.append(VC.cut(gray, f.center, VC.SIDE * side))
-            y.append(label)
-    return np.array(X, np.uint8).reshape(-1, VC.CROP, VC.CROP), np.array(y, np.int64)
-
-
 def render_crops(folder: Path, rng) -> tuple[np.ndarray, np.ndarray]:
     X, y = [], []
     for s in tqdm(RE.load_rendered(folder), desc=f"crops {folder.name}", unit="render",
@@ -278,7 +225,7 @@ class _Recorder(VC.CropReader):
     layout value, and the network's p of that value (0 when another class is its top)."""
 
     def __init__(self, net):
-        super().__init__(net, 2.0, "leave-out", accept_one=1.0)  # asked about ones too
+        super().__init__(net, 2.0, "leave-out")
         self.asked: list[tuple[float, float, int, float]] = []
 
     def vouch(self, gray, centres, die_sides, values):
@@ -335,16 +282,14 @@ def value_rows(net_file: Path, samples: list[D.Sample], desc: str) -> list[dict]
     return rows
 
 
-def choose(rows_by_folder: dict[str, list[dict]], ones: bool = False
-           ) -> tuple[float | None, list[dict]]:
+def choose(rows_by_folder: dict[str, list[dict]]) -> tuple[float | None, list[dict]]:
     """The lowest threshold of GRID at which no left-out folder has a wrong face vouched for
-    (None if there is none), and each threshold's counts: of the faces of 3-6, or (``ones``) of
-    the ones."""
+    (None if there is none), and each threshold's counts."""
     table, chosen = [], None
     for t in GRID:
         row = {"threshold": t}
         for name, rows in rows_by_folder.items():
-            hit = [r for r in rows if r["p"] >= t and (r["value"] == 1) == ones]
+            hit = [r for r in rows if r["p"] >= t]
             row[name] = {"vouched": len(hit), "wrong": sum(not r["right"] for r in hit)}
         table.append(row)
         if chosen is None and all(row[n]["wrong"] == 0 for n in rows_by_folder):
@@ -355,33 +300,24 @@ def choose(rows_by_folder: dict[str, list[dict]], ones: bool = False
 def threshold(left_rows: dict[str, list[dict]], meta: dict, out: Path) -> None:
     """Choose the threshold on ``left_rows``, print each threshold's counts, and write
     ``out/crops.json`` (``meta`` and the choice)."""
-    chosen = {}
-    for ones in (False, True):
-        accept, table = choose(left_rows, ones)
-        asked = sum((r["value"] == 1) == ones for rows in left_rows.values() for r in rows)
-        chosen[ones] = (accept if accept is not None and asked else 2.0, table)
-        print("ones:" if ones else "faces of 3-6:")
-        for row in table:
-            print(f"  p >= {row['threshold']:.3f}: " + "; ".join(
-                f"{n} vouched {row[n]['vouched']}, wrong {row[n]['wrong']}" for n in left_rows))
+    accept, table = choose(left_rows)
+    for row in table:
+        print(f"  p >= {row['threshold']:.3f}: " + "; ".join(
+            f"{n} vouched {row[n]['vouched']}, wrong {row[n]['wrong']}" for n in left_rows))
     meta = {
         "version": datetime.date.today().isoformat(),
-        "accept": chosen[False][0],
-        "accept_one": chosen[True][0],
+        "accept": accept if accept is not None else 2.0,
         "values": list(VC.VALUES),
-        "note": ("accept (faces of 3-6) and accept_one (ones) are each the lowest of the grid at "
-                 "which no licensed folder had a wrong face of theirs vouched for: nell-byler "
-                 "and matteop65 each left out of the network's training and read by vision.read, "
-                 "kamilpiechowiak (values only) read with the shipped network; 2.0 (never) when "
-                 "no threshold was safe or none was asked"),
+        "note": ("accept is the lowest of the grid at which no licensed folder had a wrong face "
+                 "vouched for: nell-byler and matteop65 each left out of the network's training "
+                 "and read by vision.read, kamilpiechowiak (values only) read with the shipped "
+                 "network; 2.0 (never) when no threshold was safe"),
         "asked": {n: len(rows) for n, rows in left_rows.items()},
-        "asked_ones": {n: sum(r["value"] == 1 for r in rows) for n, rows in left_rows.items()},
-        "left_out": chosen[False][1],
-        "left_out_ones": chosen[True][1],
+        "left_out": table,
         **meta,
     }
     (out / "crops.json").write_text(json.dumps(meta, indent=1) + "\n")
-    print(f"wrote {out / 'crops.json'}: accept {meta['accept']}, accept_one {meta['accept_one']}")
+    print(f"wrote {out / 'crops.json'}: accept {meta['accept']}")
 
 
 def main() -> None:
@@ -415,12 +351,7 @@ def main() -> None:
     import torch  # noqa: F401  (fail early, with the reason, when PyTorch is missing)
 
     rng = np.random.default_rng(args.seed)
-    parts = {}
-    for n, s in samples.items():
-        a, b = photo_crops(s, n, rng), candidate_crops(s, n)
-        parts[n] = (np.concatenate([a[0], b[0]]), np.concatenate([a[1], b[1]]))
-        print(f"{n}: {len(a[1])} crops of labelled boxes, {len(b[1])} of candidate faces "
-              f"({int((b[1] == 0).sum())} no die)")
+    parts = {n: photo_crops(s, n, rng) for n, s in samples.items()}
     renders = [] if args.renders == "none" else [REPO / r for r in args.renders.split(",")]
     for r in renders:
         if not any(r.glob("*.json")):
@@ -441,7 +372,6 @@ def main() -> None:
     # kamilpiechowiak (MIT, values only, never trained on) with the shipped network
     for name in VALUE_FOLDERS:
         left_rows[name] = value_rows(out / "crops.onnx", D.load(name), name)
-    (work / "asked.json").write_text(json.dumps(left_rows) + "\n")  # every face asked, for study
     threshold(left_rows, {
         "crops": {n: {"dice": int((p[1] > 0).sum()), "no_die": int((p[1] == 0).sum())}
                   for n, p in parts.items()},

@@ -91,8 +91,6 @@ class CropReader:
     net: object  # cv2.dnn.Net
     accept: float
     version: str = ""
-    #: the threshold for a one (``models/crops.json``'s ``accept_one``; above 1: never)
-    accept_one: float = 2.0
     #: One net serves every read of the process (the web app reads in a thread pool), and
     #: setInput then forward is not safe from two threads at once: each call holds this lock.
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -128,10 +126,8 @@ class CropReader:
 
     def vouch(self, gray: np.ndarray, centres, die_sides, values) -> np.ndarray:
         """For each face: does the network read its layout's value too, at :attr:`accept` or
-        more (:attr:`accept_one` for a one; :meth:`value_p`)?"""
-        v = np.asarray(values, int).reshape(-1)
-        need = np.where(v == 1, self.accept_one, self.accept)
-        return self.value_p(gray, centres, die_sides, v) >= need
+        more (:meth:`value_p`)?"""
+        return self.value_p(gray, centres, die_sides, values) >= self.accept
 
 
 def load_reader(net_file: Path = NET_FILE, meta_file: Path = META_FILE) -> CropReader | None:
@@ -141,8 +137,7 @@ def load_reader(net_file: Path = NET_FILE, meta_file: Path = META_FILE) -> CropR
     try:
         meta = json.loads(Path(meta_file).read_text())
         net = cv2.dnn.readNetFromONNX(str(net_file))
-        return CropReader(net, float(meta["accept"]), str(meta.get("version", "")),
-                          float(meta.get("accept_one", 2.0)))
+        return CropReader(net, float(meta["accept"]), str(meta.get("version", "")))
     except (OSError, ValueError, KeyError, cv2.error) as e:
         log.warning("crop reader not loaded (%s): %s", net_file, e)
         return None

@@ -516,22 +516,6 @@ def read(
         frame_ones(work, faces, feats, sure, is_one & ~refused)
         p_one, one_ok = gate.accepted_ones(feats, sure)
         ok |= one_ok & is_one & ~refused
-        # A one that no rule or guard refuses (those frame_ones measured too), a die by the die
-        # model, flagged neither cocked nor off the table and not already asking, that the ones'
-        # gate left: the crop reader vouches for it when it reads a one, at its threshold for
-        # ones (vision.crops: CropReader.accept_one).
-        if crops is not None and model is not None and crops.accept_one <= 1.0:
-            flagged = np.zeros(len(faces), bool)
-            flagged[[i for i in solid if cocked[i] or off[i]]] = True
-            ask_one = np.flatnonzero(
-                is_one & ~ok & ~refused & ~ruled_out(rule_values(feats)) & (p_die >= thr_die)
-                & ~flagged & ~ask
-            )
-            if len(ask_one):
-                sides = [DIE_PER_FACE * max(faces[i].box()[2:]) for i in ask_one]
-                ok[ask_one] |= crops.vouch(
-                    gray, [faces[i].center for i in ask_one], sides, [1] * len(ask_one)
-                )
         p_val = np.maximum(p_val, p_one)
         p_val = np.where(ok, np.maximum(p_val, thr_accept), p_val)
         ask |= ~ok  # ... every face the gate did not accept

@@ -1,6 +1,6 @@
 """The crop reader (:mod:`vision.crops`): a small network's reading of a die-sized crop, which
-vouches in ``vision.read`` only for a face of 3-6, or a one, that no rule or guard refuses and
-whose value it reads too."""
+vouches in ``vision.read`` only for a face of 3-6 that no rule or guard refuses and whose value
+it reads too."""
 
 from __future__ import annotations
 
@@ -38,11 +38,10 @@ class _Net:
 
 
 class _VouchAll(VC.CropReader):
-    """Reads every crop as the layout's value, sure: what a wrong network could do at worst.
-    ``ones``: asked about ones too (a threshold for ones of 0)."""
+    """Reads every crop as the layout's value, sure: what a wrong network could do at worst."""
 
-    def __init__(self, ones: bool = False):
-        super().__init__(None, 0.0, "vouch-all", accept_one=0.0 if ones else 2.0)
+    def __init__(self):
+        super().__init__(None, 0.0, "vouch-all")
         self.asked = []
         self.centres = []
 
@@ -58,8 +57,6 @@ def test_the_shipped_crop_reader_loads_and_has_a_threshold():
     meta = json.loads(VC.META_FILE.read_text())
     assert 0.5 <= reader.accept <= 1.0 or reader.accept == 2.0
     assert reader.accept == meta["accept"]
-    assert 0.5 <= reader.accept_one <= 1.0 or reader.accept_one == 2.0
-    assert reader.accept_one == meta.get("accept_one", 2.0)
     p = reader.probs(np.full((100, 100), 128, np.uint8), [(50, 50)], [30])
     assert p.shape == (1, 7) and np.isclose(p.sum(), 1.0, atol=1e-4)
 
@@ -76,13 +73,6 @@ def test_it_vouches_only_for_the_layouts_value_at_its_threshold():
     assert not VC.CropReader(_Net([0.5, 0, 0, 0.45, 0.05, 0, 0]), 0.4).vouch(
         gray, [(30, 30)], [20], [3])[0]
     assert VC.CropReader(_Net([0, 0, 0, 1, 0, 0, 0]), 0.9).vouch(gray, [], [], []).shape == (0,)
-    # a one answers to the threshold for ones
-    sure_one = [0.04, 0.96, 0, 0, 0, 0, 0]
-    assert not VC.CropReader(_Net(sure_one), 0.9).vouch(gray, [(30, 30)], [20], [1])[0]
-    assert VC.CropReader(_Net(sure_one), 2.0, accept_one=0.95).vouch(
-        gray, [(30, 30)], [20], [1])[0]
-    assert not VC.CropReader(_Net(sure_one), 0.5, accept_one=0.97).vouch(
-        gray, [(30, 30)], [20], [1])[0]
 
 
 def test_a_crop_is_the_square_about_the_centre_mirrored_at_the_border():
@@ -101,8 +91,6 @@ def test_a_crop_is_the_square_about_the_centre_mirrored_at_the_border():
         ("matteop65-six_56", (298, 129), 3),  # face_overlap, row_along_edge, no_outline
         ("nell-byler-IMG_20191209_095800", (426, 383), 5),  # pip_missed
         ("nell-byler-IMG_20191209_095800", (321, 197), 4),  # pips_unread, pip_missed
-        ("nell-byler-IMG_20191209_100216", (477.3, 257.7), 1),  # one_uneven
-        ("kamilpiechowiak-55", (984.7, 89.7), 1),  # one_split (a guard)
     ],
 )
 def test_no_crop_reader_lifts_a_refusal(name, at, value):
@@ -117,13 +105,13 @@ def test_no_crop_reader_lifts_a_refusal(name, at, value):
     assert there, "the face is no longer found: this test checks nothing"
     feats = [faces[i].features for i in there]
     assert ruled_out(rule_values(feats)).all() and (p_die[there] >= model.die_threshold).all()
-    reader = _VouchAll(ones=True)
+    reader = _VouchAll()
     reading = read(img, crops=reader)
     asked = np.asarray(reader.centres, float).reshape(-1, 2) / reading.info["scale"]
     assert not (np.linalg.norm(asked - at, axis=1) < 5).any()
     assert not [d for d in reading.dice if not d.flags and d.value == value
                 and np.linalg.norm(np.asarray(d.center) - at) < 5]
-    assert 2 not in reader.asked  # never asked about a two
+    assert not {1, 2} & set(reader.asked)  # never asked about a one or a two
 
 
 #: A three of kamilpiechowiak-47 (never trained on) that neither the gate nor the trees accept,
@@ -173,50 +161,15 @@ def test_the_reader_answers_each_thread_its_own_crops():
                 np.testing.assert_allclose(a, b, atol=1e-5)
 
 
-def test_a_vouch_all_reader_is_asked_only_about_faces_of_3_to_6_and_ones_if_it_reads_them():
+def test_a_vouch_all_reader_is_asked_only_about_faces_of_3_to_6():
     """Over the sample photos, a face the reader is asked about is of 3-6 pips
-    (vision.crops.VALUES), or a one when the reader has a threshold for ones."""
-    asked, with_ones = [], []
-    for path in sorted(SAMPLES.glob("*.jpg"))[:12] + [SAMPLES / f"{ONE[0]}.jpg"]:
-        img = cv2.imread(str(path))
-        reader, ones = _VouchAll(), _VouchAll(ones=True)
-        read(img, crops=reader)
-        read(img, crops=ones)
+    (vision.crops.VALUES)."""
+    asked = []
+    for path in sorted(SAMPLES.glob("*.jpg"))[:12]:
+        reader = _VouchAll()
+        read(cv2.imread(str(path)), crops=reader)
         asked += reader.asked
-        with_ones += ones.asked
     assert asked and all(3 <= v <= 6 for v in asked)
-    assert 1 in with_ones and all(v == 1 or 3 <= v <= 6 for v in with_ones)
-
-
-#: A one of matteop65-dice_10 (the only die of its photo) that the ones' gate leaves, refused by
-#: no rule or guard (original image pixels).
-ONE = ("matteop65-dice_10", (432.4, 198.2))
-
-
-def test_a_one_the_ones_gate_left_is_accepted_when_the_reader_vouches_for_it():
-    img = cv2.imread(str(SAMPLES / f"{ONE[0]}.jpg"))
-    without = _at(read(img, crops=False), ONE[1], 1)
-    assert without and all("uncertain" in d.flags for d in without)
-    vouched = _at(read(img, crops=_VouchAll(ones=True)), ONE[1], 1)
-    assert vouched and all(not d.flags for d in vouched)
-    # a reader with no threshold for ones is not asked about it
-    reader = _VouchAll()
-    kept = _at(read(img, crops=reader), ONE[1], 1)
-    assert kept and all("uncertain" in d.flags for d in kept) and 1 not in reader.asked
-
-
-def test_no_one_flagged_cocked_or_off_the_table_is_asked_about(monkeypatch):
-    """A die to be thrown again is not read: with every face flagged off the table, the one is
-    never asked about."""
-    import vision.geometry as G
-
-    img = cv2.imread(str(SAMPLES / f"{ONE[0]}.jpg"))
-    monkeypatch.setattr(G, "off_table_flags", lambda kept, poly, given=False: [True] * len(kept))
-    reader = _VouchAll(ones=True)
-    reading = read(img, crops=reader)
-    assert 1 not in reader.asked
-    flagged = _at(reading, ONE[1], 1)
-    assert flagged and all("off_table" in d.flags for d in flagged)
 
 
 def test_the_threshold_is_the_lowest_at_which_no_folder_has_a_wrong_face_vouched_for():
@@ -226,64 +179,10 @@ def test_the_threshold_is_the_lowest_at_which_no_folder_has_a_wrong_face_vouched
         "a": [{"p": 0.93, "right": False}, {"p": 0.999, "right": True}, {"p": 0.0, "right": False}],
         "b": [{"p": 0.96, "right": True}, {"p": 0.975, "right": False}],
     }
-    for r in rows["a"] + rows["b"]:
-        r["value"] = 4
-    ones = [{"value": 1, "p": 0.99, "right": False}, {"value": 1, "p": 0.95, "right": True}]
-    # the ones are chosen apart: a wrong one moves the faces' threshold not at all
-    assert train_crops.choose({"a": rows["a"] + ones, "b": rows["b"]})[0] == 0.98
-    assert train_crops.choose({"a": rows["a"] + ones}, ones=True)[0] == 0.995
     accept, table = train_crops.choose(rows)
     assert accept == 0.98  # above a's wrong 0.93 and b's wrong 0.975
     at = {row["threshold"]: row for row in table}
     assert at[0.9]["a"] == {"vouched": 2, "wrong": 1} and at[0.9]["b"] == {"vouched": 2, "wrong": 1}
     assert at[0.98]["b"] == {"vouched": 0, "wrong": 0}
     # a wrong face surer than the whole grid: no threshold is safe
-    assert train_crops.choose({"a": [{"value": 3, "p": 0.9995, "right": False}]})[0] is None
-
-
-def test_a_one_the_ones_framing_guard_refuses_is_not_asked_about(monkeypatch):
-    """``one_unframed`` is measured in ``frame_ones``, after the other refusals: a one it refuses
-    is not asked about, and asks."""
-    import vision.pipeline as P
-
-    real = P.frame_ones
-
-    def unframed(work, faces, feats, sure, ones):
-        real(work, faces, feats, sure, ones)
-        for i in np.flatnonzero(ones):
-            feats[i]["one_unframed"] = 1.0
-
-    monkeypatch.setattr(P, "frame_ones", unframed)
-    img = cv2.imread(str(SAMPLES / f"{ONE[0]}.jpg"))
-    reader = _VouchAll(ones=True)
-    asks = _at(read(img, crops=reader), ONE[1], 1)
-    assert 1 not in reader.asked and asks and all("uncertain" in d.flags for d in asks)
-
-
-def test_a_one_by_a_region_read_was_told_to_ignore_is_not_asked_about():
-    img = cv2.imread(str(SAMPLES / f"{ONE[0]}.jpg"))
-    x, y = ONE[1]
-    marker = [[(x + 25, y - 20), (x + 55, y - 20), (x + 55, y + 20), (x + 25, y + 20)]]
-    reader = _VouchAll(ones=True)
-    asks = _at(read(img, crops=reader, ignore=marker), ONE[1], 1)
-    assert 1 not in reader.asked and asks and all("uncertain" in d.flags for d in asks)
-
-
-def test_a_one_that_may_be_a_dot_of_a_patterned_cloth_is_not_asked_about(monkeypatch):
-    import vision.pipeline as P
-
-    monkeypatch.setattr(P, "_in_a_pattern", lambda face: True)
-    img = cv2.imread(str(SAMPLES / f"{ONE[0]}.jpg"))
-    reader = _VouchAll(ones=True)
-    asks = _at(read(img, crops=reader), ONE[1], 1)
-    assert 1 not in reader.asked and asks and all("uncertain" in d.flags for d in asks)
-
-
-def test_a_one_of_another_size_than_the_throws_dice_is_not_asked_about(monkeypatch):
-    import vision.pipeline as P
-
-    monkeypatch.setattr(P, "size_outliers", lambda log_size, values, p: np.ones(len(values), bool))
-    img = cv2.imread(str(SAMPLES / f"{ONE[0]}.jpg"))
-    reader = _VouchAll(ones=True)
-    asks = _at(read(img, crops=reader), ONE[1], 1)
-    assert 1 not in reader.asked and asks and all("uncertain" in d.flags for d in asks)
+    assert train_crops.choose({"a": [{"p": 0.9995, "right": False}]})[0] is None
