@@ -34,6 +34,7 @@ from vision.faces import (
     suppress_overlaps,
 )
 from vision.gate import (
+    REFUSALS,
     Gate,
     default_gate,
     nearest_twins,
@@ -384,6 +385,7 @@ def read(
     accept: float | None = None,
     gate: Gate | None = None,
     crops: CropReader | bool | None = None,
+    trace: dict | None = None,
 ) -> Reading:
     """Read every pip die of a BGR uint8 photo.
 
@@ -394,7 +396,9 @@ def read(
     ``accept``: the calibrated probability a value needs to be accepted without the "uncertain"
     flag (default: the model's, chosen on held-out data). ``crops``: the crop reader that may
     vouch for a face of 3-6 that neither the gate nor the trees accept (:mod:`vision.crops`;
-    None or True: ``models/crops.onnx`` if present; False: none).
+    None or True: ``models/crops.onnx`` if present; False: none). ``trace``: when a dict, it gets
+    each candidate face's measurements and decisions, for measuring only (:func:`_trace`;
+    ``tools/why_lost.py``); the reading is the same either way.
     """
     # Once per process, not per photo, so outside the photo's time: loading the models, and
     # OpenCV's first Lab conversion (it builds its tables then: about 70 ms).
@@ -435,9 +439,8 @@ def read(
         p_gate = gate.p(feats)
         log_size = [f.get("size_vs_others", 0.0) for f in feats]
         values = [f.value or 0 for f in faces]
-        refused = (
-            size_outliers(log_size, values, p_gate) | ruled_out(rule_values(feats)) | near_ignored
-        )
+        outliers = size_outliers(log_size, values, p_gate)
+        refused = outliers | ruled_out(rule_values(feats)) | near_ignored
         by_gate = p_gate > gate.accept
         trees = (p_val >= thr_accept) & (p_gate >= gate.trees_floor)
         # Only a face read as 2-6 is accepted here: a group of pips that fits no layout (a
@@ -464,9 +467,11 @@ def read(
         # A face the trees (or the crop reader) alone accept must be of the size of the dice the
         # gate accepted (or, with none, of the other accepted dice):
         # vision.gate.size_disagreements.
-        ok &= ~size_disagreements(log_size, values, ok, (trees | by_crops) & ~by_gate)
+        disagree = size_disagreements(log_size, values, ok, (trees | by_crops) & ~by_gate)
+        ok &= ~disagree
         # a two or three one of whose pips has no die's outline around it (vision.gate.GUARDS)
-        ok &= ~frame_rows(work, faces, feats, ok, extra["pips"])
+        unframed = frame_rows(work, faces, feats, ok, extra["pips"])
+        ok &= ~unframed
         p_val = np.maximum(p_gate, p_val)
     clock("score")
     clock("crops")  # (its own time was taken above, when any face was asked about)
@@ -572,9 +577,50 @@ def read(
         "area": None if poly is None else (np.asarray(poly) * inv).round(1).tolist(),
         "steps_ms": steps,
     }
+    if trace is not None:
+        trace.update(_trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off,
+                            set(reported) - glints, feats, near_ignored, ask))
+        if use_gate:
+            trace.update(by_gate=by_gate, trees=trees, by_crops=by_crops, size_outlier=outliers,
+                         size_disagrees=disagree, frame_rows=unframed, one_ok=one_ok & is_one,
+                         accepted=ok.copy())
     return Reading(
         w, h, tuple(dice), ms=ms, model_version=model.version if model else "", info=info
     )
+
+
+def _trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off, reported, feats,
+           near_ignored, ask) -> dict:
+    """``read``'s ``trace``: for each candidate face, in ``faces``' order, its centre (image
+    pixels), layout value and p(die), and whether it is kept by the die model, a patterned cloth's
+    dot, a possible die, flagged cocked or off the table, reported, near an ignored region, made
+    to ask, and which of the refusals (vision.gate.REFUSALS) hold for it; with the gate also
+    ``by_gate``, ``trees``, ``by_crops``, ``size_outlier``, ``size_disagrees``, ``frame_rows``,
+    ``one_ok`` and ``accepted``, each a bool per face."""
+    n = len(faces)
+
+    def mask(idx) -> np.ndarray:
+        m = np.zeros(n, bool)
+        m[list(idx)] = True
+        return m
+
+    rules = rule_values(feats)
+    return {
+        "centre": np.array([f.center for f in faces], np.float64).reshape(-1, 2) * inv,
+        "value": [f.value for f in faces],
+        "p_die": np.asarray(p_die, np.float64),
+        "die_threshold": float(thr_die),
+        "kept": mask(keep),
+        "dotted": mask(dotted),
+        "possible": mask(possible),
+        "cocked": mask(i for i, c in cocked.items() if c),
+        "off_table": mask(i for i, o in off.items() if o),
+        "reported": mask(reported),
+        "near_ignored": np.asarray(near_ignored, bool),
+        "asks": np.asarray(ask, bool),
+        "refusals": [[name for name, v in zip(REFUSALS, row, strict=True) if v > 0]
+                     for row in rules],
+    }
 
 
 def frame_ones(work: np.ndarray, faces: list[FaceCandidate], feats: list[dict], sure, ones
