@@ -14,6 +14,7 @@ pip with no die's outline around it (``frame_rows``).
 
     python tools/why_lost.py                              # bartekbanachowicz and fudw
     python tools/why_lost.py --folders nell-byler,matteop65
+    python tools/why_lost.py --plot docs/why-lost.png     # and a bar of each folder's shares
 
 Prints figures; asserts nothing. The sixty-fourth pass's table in docs/vision-passes.md.
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tools"))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -76,6 +78,62 @@ def reason(truth: int, rep, t: dict, i: int | None) -> str:
     return "other"
 
 
+#: The reasons drawn, grouped (:func:`group`), in this order and colour.
+GROUPS = (
+    ("read right", "#2e7d32"),
+    ("the layout's value wrong", "#c62828"),
+    ("a face of 2-6 refused by a rule or guard", "#ef6c00"),
+    ("a one refused by a rule or guard", "#f9a825"),
+    ("a one left by the ones' gate", "#fdd835"),
+    ("not found, or dropped by the die model", "#6d4c41"),
+    ("other", "#9e9e9e"),
+)
+
+
+def group(why: str) -> str:
+    """The group of :data:`GROUPS` a reason of :func:`reason` is drawn in."""
+    if why in ("read right", "the layout's value wrong"):
+        return why
+    if why.startswith("a one, refused"):
+        return "a one refused by a rule or guard"
+    if why == "a one, left by the ones' gate":
+        return "a one left by the ones' gate"
+    if why.startswith("refused:"):
+        return "a face of 2-6 refused by a rule or guard"
+    if why in ("not found", "dropped by the die model"):
+        return "not found, or dropped by the die model"
+    return "other"
+
+
+def plot(shares: dict[str, Counter], path: Path) -> None:
+    """One stacked bar per folder: the share of its labelled dice in each of :data:`GROUPS`."""
+    import matplotlib  # noqa: PLC0415
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+    from train import TRAIN_FOLDERS  # noqa: PLC0415  (tools/train.py)
+
+    names = list(shares)
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.7 * len(names)))
+    left = np.zeros(len(names))
+    for g, colour in GROUPS:
+        w = np.array([100 * shares[n][g] / max(sum(shares[n].values()), 1) for n in names])
+        ax.barh(names, w, left=left, color=colour, label=g)
+        for y, (x0, wi) in enumerate(zip(left, w, strict=True)):
+            if wi >= 4:
+                ax.text(x0 + wi / 2, y, f"{wi:.0f}", ha="center", va="center", fontsize=8)
+        left += w
+    ax.set_xlim(0, 100)
+    ax.set_yticks(range(len(names)),
+                  [f"{n} (trained on)" if n in TRAIN_FOLDERS else n for n in names])
+    ax.invert_yaxis()
+    ax.set_xlabel("% of the folder's labelled dice (vision.read as shipped; tools/why_lost.py)")
+    ax.set_title("Where each labelled die ends: read right, or the first reason it is not")
+    ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.16))
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    print(f"wrote {path}")
+
+
 def folder_reasons(name: str) -> list[tuple[int, str]]:
     out = []
     for s in tqdm(D.load(name), desc=name, unit="photo", file=sys.stderr):
@@ -103,10 +161,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--folders", default="bartekbanachowicz,fudw",
                     help="comma-separated folders with boxes (vision.datasets.FOLDERS)")
+    ap.add_argument("--plot", help="also draw each folder's shares to this PNG")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    shares = {}
     for name in args.folders.split(","):
         rows = folder_reasons(name)
+        shares[name] = Counter(group(why) for _, why in rows)
         n = len(rows)
         by = defaultdict(Counter)
         for value, why in rows:
@@ -117,6 +178,8 @@ def main() -> None:
             k = sum(c.values())
             vals = " ".join(f"{c[v]:3d}" for v in range(1, 7))
             print(f"  {why[:58]:58s} {k:5d} {100 * k / max(n, 1):5.1f}%   {vals}")
+    if args.plot:
+        plot(shares, Path(args.plot))
 
 
 if __name__ == "__main__":

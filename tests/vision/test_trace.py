@@ -87,3 +87,17 @@ def test_why_lost_gives_the_first_reason_in_reads_order():
     one = dict(t, value=[1], refusals=[["one_uneven"]])
     assert W.reason(1, None, one, 0) == "a one, refused: one_uneven"
     assert W.reason(1, None, dict(one, refusals=[[]]), 0) == "a one, left by the ones' gate"
+
+
+def test_why_lost_draws_each_reason_in_its_group():
+    import why_lost as W
+
+    assert W.group("read right") == "read right"
+    assert W.group("a one, refused: one_uneven + face_overlap") == (
+        "a one refused by a rule or guard")
+    assert W.group("a one, left by the ones' gate") == "a one left by the ones' gate"
+    assert W.group("refused: row_along_edge + no_outline") == (
+        "a face of 2-6 refused by a rule or guard")
+    assert W.group("dropped by the die model") == "not found, or dropped by the die model"
+    assert W.group("flagged cocked") == "other"
+    assert {g for g, _ in W.GROUPS} >= {W.group(w) for w in ("not found", "accepted wrong")}
