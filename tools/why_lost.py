@@ -2,10 +2,12 @@
 """Where each labelled die of a folder with boxes is lost: read right, or the first reason, in
 ``vision.read``'s order, that it is not (measuring only; ``read``'s ``trace``).
 
-Each labelled box is matched to the nearest reported die and to the nearest candidate face whose
-centre lies within :data:`NEAR` of the box's side of the box's centre. A die is *read right*
-when that reported die has its value and no flag; *accepted wrong* when it has no flag and
-another value; else the face tells why: not found at all; the layout's value wrong; dropped by
+Each labelled box is matched to a reported die as ``make eval`` matches them
+(:func:`vision.evaluate.match`, preferring a die that reads the label:
+:func:`vision.evaluate.reads`), and to the nearest candidate face whose centre lies within
+:data:`NEAR` of the box's side of the box's centre. A die is *read right* when its reported die
+reads it with no flag (as ``make eval``'s recall counts); *accepted wrong* when that die has no
+flag and does not; else the face tells why: not found at all; the layout's value wrong; dropped by
 the die model; a possible die, a patterned cloth's dot, flagged cocked or off the table, near an
 ignored region; a one refused by a rule or guard, or left by the ones' gate; a face refused by a
 rule or guard (its refusals listed), of another size than the throw's dice; not sure (neither
@@ -37,17 +39,19 @@ from tqdm import tqdm  # noqa: E402
 
 from vision import datasets as D  # noqa: E402
 from vision import read  # noqa: E402
+from vision.evaluate import match, reads  # noqa: E402
 
-#: A face or a reported die belongs to a labelled box when its centre is within this share of
-#: the box's longer side of the box's centre (as the crop reader's probes matched them).
+#: A candidate face belongs to a labelled box when its centre is within this share of the box's
+#: longer side of the box's centre (as the crop reader's probes matched them).
 NEAR = 0.6
 
 
-def reason(truth: int, rep, t: dict, i: int | None) -> str:
+def reason(truth: int, rep, right: bool, t: dict, i: int | None) -> str:
     """Why the labelled die of value ``truth`` is not read right (or "read right"): ``rep`` the
-    nearest reported die or None, ``t`` the trace, ``i`` the nearest face's index or None."""
+    reported die matched to it or None, ``right`` whether that die reads it
+    (:func:`vision.evaluate.reads`), ``t`` the trace, ``i`` the nearest face's index or None."""
     if rep is not None and not rep.flags:
-        return "read right" if rep.value == truth else "accepted wrong"
+        return "read right" if right else "accepted wrong"
     if i is None:
         return "not found"
     if t["value"][i] != truth:
@@ -143,17 +147,18 @@ def folder_reasons(name: str) -> list[tuple[int, str]]:
         t: dict = {}
         reading = read(img, trace=t)
         centres = np.asarray(t["centre"], float).reshape(-1, 2)
-        for d in s.dice:
-            if d.box is None:
-                continue
+        labelled = [d for d in s.dice if d.box is not None]
+        boxes = [D.Box(*r.box) for r in reading.dice]
+        agree = np.array([[reads(r.value, b, d) for r, b in zip(reading.dice, boxes, strict=True)]
+                          for d in labelled], bool).reshape(len(labelled), len(boxes))
+        by_label = dict(match([d.box for d in labelled], boxes, agree=agree))
+        for k, d in enumerate(labelled):
+            j = by_label.get(k)
+            rep, right = (None, False) if j is None else (reading.dice[j], bool(agree[k, j]))
             c, side = np.asarray(d.box.center, float), d.box.size
-            near = [(float(np.hypot(*(np.asarray(r.center) - c))), k)
-                    for k, r in enumerate(reading.dice)]
-            near = [(dd, k) for dd, k in near if dd < NEAR * side]
-            rep = reading.dice[min(near)[1]] if near else None
             dist = np.hypot(*(centres - c).T) if len(centres) else np.zeros(0)
             i = int(np.argmin(dist)) if len(dist) and dist.min() < NEAR * side else None
-            out.append((d.value, reason(d.value, rep, t, i)))
+            out.append((d.value, reason(d.value, rep, right, t, i)))
     return out
 
 

@@ -73,20 +73,20 @@ def test_why_lost_gives_the_first_reason_in_reads_order():
          "off_table": no, "near_ignored": no, "accepted": no, "refusals": [["pip_glared"]],
          "size_outlier": no, "by_gate": no, "trees": no, "by_crops": no,
          "size_disagrees": no, "frame_rows": no}
-    assert W.reason(3, Die(3), t, 0) == "read right"
-    assert W.reason(3, Die(4), t, 0) == "accepted wrong"
-    assert W.reason(3, None, t, None) == "not found"
-    assert W.reason(4, Die(3, ("uncertain",)), t, 0) == "the layout's value wrong"
-    assert W.reason(3, Die(3, ("uncertain",)), t, 0) == "refused: pip_glared"
-    assert W.reason(3, None, dict(t, cocked=yes), 0) == "flagged cocked"
-    assert W.reason(3, None, dict(t, kept=no), 0) == "dropped by the die model"
+    assert W.reason(3, Die(3), True, t, 0) == "read right"
+    assert W.reason(3, Die(4), False, t, 0) == "accepted wrong"
+    assert W.reason(3, None, False, t, None) == "not found"
+    assert W.reason(4, Die(3, ("uncertain",)), False, t, 0) == "the layout's value wrong"
+    assert W.reason(3, Die(3, ("uncertain",)), True, t, 0) == "refused: pip_glared"
+    assert W.reason(3, None, False, dict(t, cocked=yes), 0) == "flagged cocked"
+    assert W.reason(3, None, False, dict(t, kept=no), 0) == "dropped by the die model"
     clear = dict(t, refusals=[[]])
-    assert W.reason(3, None, clear, 0) == "not sure (gate, trees, crop reader)"
-    assert W.reason(3, None, dict(clear, by_crops=yes, frame_rows=yes), 0) == (
+    assert W.reason(3, None, False, clear, 0) == "not sure (gate, trees, crop reader)"
+    assert W.reason(3, None, False, dict(clear, by_crops=yes, frame_rows=yes), 0) == (
         "a pip with no die's outline around it")
     one = dict(t, value=[1], refusals=[["one_uneven"]])
-    assert W.reason(1, None, one, 0) == "a one, refused: one_uneven"
-    assert W.reason(1, None, dict(one, refusals=[[]]), 0) == "a one, left by the ones' gate"
+    assert W.reason(1, None, False, one, 0) == "a one, refused: one_uneven"
+    assert W.reason(1, None, False, dict(one, refusals=[[]]), 0) == "a one, left by the ones' gate"
 
 
 def test_why_lost_draws_each_reason_in_its_group():
