@@ -3,16 +3,15 @@
 ``vision.read``'s order, that it is not (measuring only; ``read``'s ``trace``).
 
 Each labelled box is matched to a reported die as ``make eval`` matches them
-(:func:`vision.evaluate.match`, preferring a die that reads the label:
-:func:`vision.evaluate.reads`), and to the nearest candidate face whose centre lies within
-:data:`NEAR` of the box's side of the box's centre. A die is *read right* when its reported die
-reads it with no flag (as ``make eval``'s recall counts); *accepted wrong* when that die has no
-flag and does not; else the face tells why: not found at all; the layout's value wrong; dropped by
-the die model; a possible die, a patterned cloth's dot, flagged cocked or off the table, near an
-ignored region; a one refused by a rule or guard, or left by the ones' gate; a face refused by a
-rule or guard (its refusals listed), of another size than the throw's dice; not sure (neither
-the gate, the trees nor the crop reader accept it); its size against the accepted dice, or a
-pip with no die's outline around it (``frame_rows``).
+(:func:`vision.evaluate.match_labels`, preferring a die that reads the label), and to the nearest
+candidate face whose centre lies within :data:`NEAR` of the box's side of the box's centre. A die
+is *read right* when its reported die reads it with no flag (as ``make eval``'s recall counts);
+*accepted wrong* when that die has no flag and does not; else the face tells why: not found at all;
+the layout's value wrong; dropped by the die model; a possible die, a patterned cloth's dot,
+flagged cocked or off the table, near an ignored region; a one refused by a rule or guard, or left
+by the ones' gate; a face refused by a rule or guard (its refusals listed), of another size than
+the throw's dice; not sure (neither the gate, the trees nor the crop reader accept it); its size
+against the accepted dice, or a pip with no die's outline around it (``frame_rows``).
 
     python tools/why_lost.py                              # bartekbanachowicz and fudw
     python tools/why_lost.py --folders nell-byler,matteop65
@@ -39,7 +38,7 @@ from tqdm import tqdm  # noqa: E402
 
 from vision import datasets as D  # noqa: E402
 from vision import read  # noqa: E402
-from vision.evaluate import match, reads  # noqa: E402
+from vision.evaluate import match_labels  # noqa: E402
 
 #: A candidate face belongs to a labelled box when its centre is within this share of the box's
 #: longer side of the box's centre (as the crop reader's probes matched them).
@@ -148,10 +147,8 @@ def folder_reasons(name: str) -> list[tuple[int, str]]:
         reading = read(img, trace=t)
         centres = np.asarray(t["centre"], float).reshape(-1, 2)
         labelled = [d for d in s.dice if d.box is not None]
-        boxes = [D.Box(*r.box) for r in reading.dice]
-        agree = np.array([[reads(r.value, b, d) for r, b in zip(reading.dice, boxes, strict=True)]
-                          for d in labelled], bool).reshape(len(labelled), len(boxes))
-        by_label = dict(match([d.box for d in labelled], boxes, agree=agree))
+        pairs, agree = match_labels(labelled, list(reading.dice))
+        by_label = dict(pairs)
         for k, d in enumerate(labelled):
             j = by_label.get(k)
             rep, right = (None, False) if j is None else (reading.dice[j], bool(agree[k, j]))

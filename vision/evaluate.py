@@ -171,13 +171,20 @@ def score(sample: Sample, reading: Reading, training: bool = False) -> ImageScor
     return _score_values(sample, reading, training)
 
 
+def match_labels(
+    labelled: list[LabelledDie], preds: list[Die]
+) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """``make eval``'s pairs (label i, reported die j) of labelled dice with boxes and reported
+    dice, and ``agree`` (labels rows, dice columns): whether each die :func:`reads` each label.
+    A read of the die's value and size is preferred to a closer one that is not (:func:`match`)."""
+    agree = np.array([[reads(d.value, _box(d), lab) for d in preds] for lab in labelled], bool)
+    agree = agree.reshape(len(labelled), len(preds))
+    return match([lab.box for lab in labelled], [_box(d) for d in preds], agree=agree), agree
+
+
 def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore:
-    labels = [d.box for d in sample.dice]
     preds = list(reading.dice)
-    # a read of the die's value and size is preferred to a giant centred on it (oversized)
-    agree = np.array([[reads(d.value, _box(d), lab) for d in preds] for lab in sample.dice], bool)
-    agree = agree.reshape(len(labels), len(preds))
-    pairs = match(labels, [_box(d) for d in preds], agree=agree)
+    pairs, agree = match_labels(sample.dice, preds)
     matched_pred = {j for _, j in pairs}
     right = flagged = wrong = raw_right = 0
     outcomes = []
@@ -220,7 +227,7 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
         name=sample.name,
         folder=sample.folder,
         training=training,
-        labelled=len(labels),
+        labelled=len(sample.dice),
         found=len(pairs),
         raw_right=raw_right,
         right=right,
