@@ -180,7 +180,8 @@ def linked(image: np.ndarray, gray: np.ndarray, pips: Pips, ii, jj) -> np.ndarra
     """For each pair of pips ``ii[k]``, ``jj[k]``, whether they may belong to one face.
 
     Two pips link when they have one polarity, similar sizes, a plausible distance, similar face
-    colours around them, and the straight path between them stays on face or pip colour (it does
+    colours around them (or, on a marbled face, one hue and pips more alike: :func:`_same_hue`,
+    :func:`_alike_pips`), and the straight path between them stays on face or pip colour (it does
     not cross a die edge, a gap or the table).
     """
     ii, jj = np.asarray(ii, np.intp), np.asarray(jj, np.intp)
@@ -199,12 +200,70 @@ def linked(image: np.ndarray, gray: np.ndarray, pips: Pips, ii, jj) -> np.ndarra
         & (cratio <= MAX_CONTRAST_RATIO)
         & (d <= MAX_LINK * rm)
         & (d >= MIN_LINK * rm)
-        & (cdiff <= MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm)
         & (ii != jj)
     )
+    colour = cdiff <= MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm
+    k = np.flatnonzero(ok & ~colour)  # a marbled face: one hue, alike pips
+    if len(k):
+        colour[k] = _same_hue(pips.ring, ii[k], jj[k]) & _alike_pips(pips, ii[k], jj[k])
+    ok &= colour
     if ok.any():
         ok[ok] = _path_on_face(image, gray, pips, ii[ok], jj[ok])
     return ok
+
+
+#: A marbled or swirled die's face changes in lightness and saturation from one pip's ring to
+#: the next, far beyond MAX_FACE_COLOUR_DIFF, but keeps its hue: two rings of one clear hue
+#: (chroma HUE_CHROMA_MIN or more in CIE Lab, a and b) link when their hues are within
+#: HUE_ANGLE_MAX degrees and their (a, b) within HUE_AB_MAX. White, ivory and grey faces have no
+#: hue and are judged by MAX_FACE_COLOUR_DIFF alone.
+#:
+#: Chosen on a coarse grid (chroma 10/15/20, angle 10/15/20, a-b 10/15/25) over the pairs of
+#: pips that fail the colour test alone in nell-byler's photos (``/work/p66/hue.py``, the
+#: sixty-sixth pass): of 345 pairs inside one labelled die's middle and 890 across two dice, these
+#: bounds pass 189 and 13. The measure-only fudw was printed beside it (its dice are all of one
+#: blue, so there hue tells nothing across dice: 90 and 79).
+HUE_CHROMA_MIN = 10.0
+HUE_ANGLE_MAX = 15.0
+HUE_AB_MAX = 15.0
+
+
+def _same_hue(ring: np.ndarray, ii, jj) -> np.ndarray:
+    """For each pair of pips, whether their rings (BGR) share one clear hue (HUE_CHROMA_MIN)."""
+    ring = np.asarray(ring, np.float32)
+    n = len(ii)
+    pair = np.concatenate([ring[ii], ring[jj]]).reshape(-1, 1, 3) / 255.0
+    ab = cv2.cvtColor(pair, cv2.COLOR_BGR2Lab).reshape(-1, 3)[:, 1:].astype(np.float64)
+    a, b = ab[:n], ab[n:]
+    ca, cb = np.hypot(a[:, 0], a[:, 1]), np.hypot(b[:, 0], b[:, 1])
+    cos = (a * b).sum(axis=1) / (ca * cb + 1e-9)
+    return (
+        (np.minimum(ca, cb) >= HUE_CHROMA_MIN)
+        & (cos >= np.cos(np.radians(HUE_ANGLE_MAX)))
+        & (np.linalg.norm(a - b, axis=1) <= HUE_AB_MAX)
+    )
+
+
+#: ... but a die's side face keeps its hue too, shaded and seen at a slant: pips linked by their
+#: hue alone must be alike in size, contrast and squeeze, more closely than MAX_RADIUS_RATIO and
+#: MAX_CONTRAST_RATIO ask of pips linked by their face's colour. Set before measuring, after a
+#: first draft without them took a purple die's one into its side face's pips (nell-byler
+#: IMG_20191208_111228) and lost it.
+HUE_RADIUS_RATIO = 1.25
+HUE_CONTRAST_RATIO = 1.3
+HUE_SQUEEZE_DIFF = 0.15
+
+
+def _alike_pips(pips: Pips, ii, jj) -> np.ndarray:
+    """For each pair of pips, whether they are alike enough to link by hue alone."""
+    r = pips.radius
+    con = np.maximum(pips.contrast, 1.0)
+    sq = pips.axes[:, 1] / np.maximum(pips.axes[:, 0], 1e-6)
+    return (
+        (np.maximum(r[ii], r[jj]) / np.minimum(r[ii], r[jj]) <= HUE_RADIUS_RATIO)
+        & (np.maximum(con[ii], con[jj]) / np.minimum(con[ii], con[jj]) <= HUE_CONTRAST_RATIO)
+        & (np.abs(sq[ii] - sq[jj]) <= HUE_SQUEEZE_DIFF)
+    )
 
 
 def _path_on_face(image, gray, pips: Pips, ii, jj, through_pips: bool = True) -> np.ndarray:
