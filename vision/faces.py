@@ -181,8 +181,8 @@ def linked(image: np.ndarray, gray: np.ndarray, pips: Pips, ii, jj) -> np.ndarra
 
     Two pips link when they have one polarity, similar sizes, a plausible distance, similar face
     colours around them (or, on a marbled face, one hue and pips more alike: :func:`_same_hue`,
-    :func:`_alike_pips`), and the straight path between them stays on face or pip colour (it does
-    not cross a die edge, a gap or the table).
+    :data:`HUE_RADIUS_RATIO`), and the straight path between them stays on face or pip colour
+    (it does not cross a die edge, a gap or the table).
     """
     ii, jj = np.asarray(ii, np.intp), np.asarray(jj, np.intp)
     xy, r = pips.xy, pips.radius
@@ -203,9 +203,14 @@ def linked(image: np.ndarray, gray: np.ndarray, pips: Pips, ii, jj) -> np.ndarra
         & (ii != jj)
     )
     colour = cdiff <= MAX_FACE_COLOUR_DIFF + FACE_COLOUR_CONTRAST_SHARE * cm
-    k = np.flatnonzero(ok & ~colour)  # a marbled face: one hue, alike pips
+    # a marbled face: pips more alike than the colour test asks of them, on rings of one hue
+    k = np.flatnonzero(
+        ok & ~colour & (ratio <= HUE_RADIUS_RATIO) & (cratio <= HUE_CONTRAST_RATIO)
+    )
     if len(k):
-        colour[k] = _same_hue(pips.ring, ii[k], jj[k]) & _alike_pips(pips, ii[k], jj[k])
+        sq = pips.axes[:, 1] / np.maximum(pips.axes[:, 0], 1e-6)
+        alike = np.abs(sq[ii[k]] - sq[jj[k]]) <= HUE_SQUEEZE_DIFF
+        colour[k] = alike & _same_hue(pips.ring, ii[k], jj[k])
     ok &= colour
     if ok.any():
         ok[ok] = _path_on_face(image, gray, pips, ii[ok], jj[ok])
@@ -251,19 +256,8 @@ def _same_hue(ring: np.ndarray, ii, jj) -> np.ndarray:
 #: IMG_20191208_111228) and lost it.
 HUE_RADIUS_RATIO = 1.25
 HUE_CONTRAST_RATIO = 1.3
+#: (Squeeze: an ellipse's minor over its major axis.)
 HUE_SQUEEZE_DIFF = 0.15
-
-
-def _alike_pips(pips: Pips, ii, jj) -> np.ndarray:
-    """For each pair of pips, whether they are alike enough to link by hue alone."""
-    r = pips.radius
-    con = np.maximum(pips.contrast, 1.0)
-    sq = pips.axes[:, 1] / np.maximum(pips.axes[:, 0], 1e-6)
-    return (
-        (np.maximum(r[ii], r[jj]) / np.minimum(r[ii], r[jj]) <= HUE_RADIUS_RATIO)
-        & (np.maximum(con[ii], con[jj]) / np.minimum(con[ii], con[jj]) <= HUE_CONTRAST_RATIO)
-        & (np.abs(sq[ii] - sq[jj]) <= HUE_SQUEEZE_DIFF)
-    )
 
 
 def _path_on_face(image, gray, pips: Pips, ii, jj, through_pips: bool = True) -> np.ndarray:

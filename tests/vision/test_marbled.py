@@ -1,8 +1,9 @@
 """A marbled die's pips link by their face's hue (:func:`vision.faces._same_hue`): the face around
 each pip is lighter or darker, far beyond ``MAX_FACE_COLOUR_DIFF``, but of one hue. Faces with no
 hue (white, grey) are judged by their colour alone, and a side face of the die's hue, shaded and
-squeezed, does not link to its top face by hue (:func:`vision.faces._alike_pips`): the
-sixty-sixth pass, docs/vision-passes.md."""
+squeezed, does not link to its top face by hue (pips linked by hue alone must be more alike:
+``vision.faces.HUE_RADIUS_RATIO`` and its neighbours): the sixty-sixth pass,
+docs/vision-passes.md."""
 
 from __future__ import annotations
 
@@ -57,21 +58,23 @@ def _differ(pips, i, j) -> bool:
     return float(np.linalg.norm(pips.ring[i] - pips.ring[j])) > limit
 
 
-def _middle_and_corners(pips, light):
-    d = np.hypot(*(pips.xy[light] - 150).T)
-    order = np.argsort(d)
-    return light[order[0]], light[order[1:]]
+def _five_links(middle, corners):
+    """:func:`_marbled_five` drawn, and for each corner pip whether it links to the middle pip;
+    after checking what the scene is for: five pips found, and the rings' colours alone keeping
+    every corner from the middle pip."""
+    img = _marbled_five(middle, corners)
+    gray, pips, light = _light_pips(img)
+    assert len(light) == 5
+    order = np.argsort(np.hypot(*(pips.xy[light] - 150).T))
+    mid, rest = light[order[0]], light[order[1:]]
+    assert all(_differ(pips, mid, k) for k in rest)
+    adj = link_pips(img, gray, pips)
+    return img, [bool(adj[mid, k]) for k in rest]
 
 
 def test_a_marbled_dies_pips_link_by_their_faces_hue():
-    img = _marbled_five(PALE_BLUE, DEEP_BLUE)
-    gray, pips, light = _light_pips(img)
-    assert len(light) == 5
-    middle, corners = _middle_and_corners(pips, light)
-    # what the scene is for: the rings' colours alone keep the corners from the middle pip
-    assert all(_differ(pips, middle, k) for k in corners)
-    adj = link_pips(img, gray, pips)
-    assert all(adj[middle, k] for k in corners)
+    img, links = _five_links(PALE_BLUE, DEEP_BLUE)
+    assert all(links)
     faces, *_ = candidates(img)
     assert [f.value for f in faces if len(f.pips) >= 2] == [5]
 
@@ -79,13 +82,8 @@ def test_a_marbled_dies_pips_link_by_their_faces_hue():
 def test_a_grey_dies_shades_do_not_link_by_hue():
     # the same face in greys: no clear hue, so the colour test alone judges it, and the corners
     # stay apart from the middle pip as before
-    img = _marbled_five(LIGHT_GREY, DARK_GREY)
-    gray, pips, light = _light_pips(img)
-    assert len(light) == 5
-    middle, corners = _middle_and_corners(pips, light)
-    assert all(_differ(pips, middle, k) for k in corners)
-    adj = link_pips(img, gray, pips)
-    assert not any(adj[middle, k] for k in corners)
+    _, links = _five_links(LIGHT_GREY, DARK_GREY)
+    assert not any(links)
 
 
 def test_same_hue_asks_for_one_clear_hue():
