@@ -391,6 +391,35 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
     return [faces[order[k]] for k in np.flatnonzero(alive)]
 
 
+#: A die's one is often a larger pip than its other faces' (a plain white die's one is twice
+#: their radius at bartekbanachowicz's table, the cause of most of its ones refused as uneven):
+#: sized from the throw's ratio of half-side to pip radius, its face would be that much larger
+#: than its die, and the square where its face must be plain lies beyond the die. So a one whose
+#: size so found is over :data:`ONE_BIG_PIP` times the size of the throw's faces whose pips are
+#: of its set (no larger than its pip, and at least :data:`ONE_SET_PIP_MIN` of its radius: not
+#: a cloth's specks) takes their median size instead (:func:`one_half_side`).
+ONE_BIG_PIP = 1.3
+ONE_SET_PIP_MIN = 0.4
+#: A one's ring test (``empty_cells_worst``) samples no nearer its pip than this many pip radii:
+#: a large pip's rim is no missed pip.
+ONE_RING_PIP_CLEAR = 1.4
+
+
+def one_half_side(radius: float, ratio: float, sizes: np.ndarray, radii: np.ndarray) -> float:
+    """A face of one pip of ``radius``: its half-side, the throw's ``ratio`` of half-side to pip
+    radius times its pip, or, when that is over :data:`ONE_BIG_PIP` times theirs, the median
+    half-side of the throw's faces of 2-6 pips (``sizes``, their pips' median radii ``radii``)
+    whose pips are of its set (:data:`ONE_SET_PIP_MIN` to 1 times its radius)."""
+    hs = ratio * radius
+    radii = np.asarray(radii, np.float64)
+    like = (radii >= ONE_SET_PIP_MIN * radius) & (radii <= radius)
+    if like.any():
+        ref = float(np.median(np.asarray(sizes, np.float64)[like]))
+        if hs > ONE_BIG_PIP * ref:
+            return ref
+    return hs
+
+
 def one_pip_size(face: FaceCandidate, half_side: float) -> FaceCandidate:
     """A face of one pip given the die size ``half_side`` (a square frame): a lone pip has no
     layout to measure it, so it comes from the throw's other dice."""
@@ -404,6 +433,8 @@ def orphan_ones(
     found: list[FaceCandidate],
     kept: list[FaceCandidate],
     ratio: float | None = None,
+    sizes: np.ndarray = (),
+    radii: np.ndarray = (),
 ) -> list[FaceCandidate]:
     """The pips left in no face by :func:`suppress_overlaps`, each as a face of one pip: a pip
     grouped with another die's into a face that lost the overlap test is in no face kept, and
@@ -421,7 +452,10 @@ def orphan_ones(
         return []
     ones = [read_face(image, gray, pips, np.array([i], np.intp)) for i in left]
     if ratio:  # as candidates sizes group_pips' ones
-        ones = [one_pip_size(o, ratio * float(pips.radius[o.pips[0]])) for o in ones]
+        ones = [
+            one_pip_size(o, one_half_side(float(pips.radius[o.pips[0]]), ratio, sizes, radii))
+            for o in ones
+        ]
     if kept:
         c = np.array([f.center for f in kept], np.float64)
         hs = np.array([f.half_side for f in kept], np.float64)
@@ -2083,7 +2117,15 @@ def _features(
     grid = GRID * np.array([columns, 1.0], np.float32)
     cells = grid @ frame.T + centre
     pts_cells = (cells[:, None, :] + 0.5 * rmed * _DISC[None, :, :]).reshape(-1, 2)
-    pts_ring = _RING1 * hs + centre
+    if n == 1 and ONE_RING_PIP_CLEAR * rmed > PIP_OFFSET * hs:
+        # a one's rings, no nearer its pip than ONE_RING_PIP_CLEAR radii (a large pip's rim)
+        rho = ONE_RING_PIP_CLEAR * rmed
+        ring = np.concatenate([_RING1[:16] * (rho / PIP_OFFSET),
+                               _RING1[16:] * (max(PIP_OFFSET * np.sqrt(2) * hs, rho)
+                                              / (PIP_OFFSET * np.sqrt(2)))])
+        pts_ring = ring + centre
+    else:
+        pts_ring = _RING1 * hs + centre
     pts_in = (_EDGE * 0.82) @ frame.T + centre
     pts_out = (_EDGE * 1.25) @ frame.T + centre
     pts = np.concatenate([pts_cells, pts_ring, pts_in, pts_out])

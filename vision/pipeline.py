@@ -29,6 +29,7 @@ from vision.faces import (
     group_pips,
     lattice,
     one_framed,
+    one_half_side,
     one_pip_size,
     orphan_ones,
     suppress_overlaps,
@@ -55,6 +56,16 @@ WORK_MAX_SIDE = 1280
 #: Smaller photos are enlarged to at least this long side: pips of 2-3 px (the 25 px dice of a
 #: 640 px photo) are found far more reliably at twice the size.
 WORK_MIN_SIDE = 1280
+
+
+#: The faces that size a one whose pip is large (vision.faces.one_half_side) have this many pips
+#: or more.
+ONE_SIZE_MIN_PIPS = 4
+
+
+def _med_radius(pips: Pips, face: FaceCandidate) -> float:
+    """The median radius of ``face``'s pips."""
+    return float(np.median(pips.radius[face.pips]))
 
 
 def candidates(
@@ -118,8 +129,20 @@ def candidates(
     faces = [f for f in faces if 2 * f.half_side <= min(work.shape[:2])]
     found = faces  # face_beyond compares each face with all of these
     faces = suppress_overlaps(faces, pips)
+    # A one whose pip is larger than its set's other pips is sized as the faces of 4-6 pips kept
+    # (vision.faces.one_half_side): a two read inside a six and such are gone, and a face of
+    # two or three pips may be a die's side face, or pips of two dice, of any size.
+    ref = [f for f in faces if f.value is not None and f.value >= ONE_SIZE_MIN_PIPS]
+    sizes = np.array([f.half_side for f in ref], float)
+    radii = np.array([_med_radius(pips, f) for f in ref], float)
+    if ratio is not None and len(sizes):
+        faces = [
+            one_pip_size(f, one_half_side(float(pips.radius[f.pips[0]]), ratio, sizes, radii))
+            if len(f.pips) == 1 else f
+            for f in faces
+        ]
     # the pips of faces that lost, in no face kept: each a one where no face kept reaches
-    faces = faces + orphan_ones(work, gray, pips, found, faces, ratio)
+    faces = faces + orphan_ones(work, gray, pips, found, faces, ratio, sizes, radii)
     # A face whose pips are all dots of a regular pattern (a lone dot of a polka-dot cloth, or
     # two or three of them on a diagonal) is dropped before it is measured: checked against
     # every blob, as on a patterned cloth most of the dots were capped off.
