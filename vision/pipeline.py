@@ -32,6 +32,7 @@ from vision.faces import (
     one_half_side,
     one_pip_size,
     orphan_ones,
+    ring_lab,
     suppress_overlaps,
 )
 from vision.gate import (
@@ -61,6 +62,15 @@ WORK_MIN_SIDE = 1280
 #: The faces that size a one whose pip is large (vision.faces.one_half_side) have this many pips
 #: or more.
 ONE_SIZE_MIN_PIPS = 4
+
+
+def _one_half_side(pips: Pips, k: int, ratio, sizes, radii, colours, polarity) -> float:
+    """:func:`vision.faces.one_half_side` of the one whose pip is ``pips``' ``k``-th, against
+    the faces of half-sides ``sizes``, pip radii ``radii``, colours around their pips
+    ``colours`` and pip polarities ``polarity`` whose pips are of its pip's polarity."""
+    same = polarity == pips.polarity[k]
+    return one_half_side(float(pips.radius[k]), ratio, sizes[same], radii[same],
+                         ring_lab(pips, [k]), colours[same])
 
 
 def _med_radius(pips: Pips, face: FaceCandidate) -> float:
@@ -135,14 +145,19 @@ def candidates(
     ref = [f for f in faces if f.value is not None and f.value >= ONE_SIZE_MIN_PIPS]
     sizes = np.array([f.half_side for f in ref], float)
     radii = np.array([_med_radius(pips, f) for f in ref], float)
+    colours = np.array([ring_lab(pips, f.pips) for f in ref], float).reshape(-1, 3)
+    polarity = np.array([pips.polarity[f.pips[0]] for f in ref])
     if ratio is not None and len(sizes):
         faces = [
-            one_pip_size(f, one_half_side(float(pips.radius[f.pips[0]]), ratio, sizes, radii))
+            one_pip_size(f, _one_half_side(pips, f.pips[0], ratio, sizes, radii, colours, polarity))
             if len(f.pips) == 1 else f
             for f in faces
         ]
     # the pips of faces that lost, in no face kept: each a one where no face kept reaches
-    faces = faces + orphan_ones(work, gray, pips, found, faces, ratio, sizes, radii)
+    faces = faces + orphan_ones(
+        work, gray, pips, found, faces, ratio,
+        lambda k: _one_half_side(pips, k, ratio, sizes, radii, colours, polarity),
+    )
     # A face whose pips are all dots of a regular pattern (a lone dot of a polka-dot cloth, or
     # two or three of them on a diagonal) is dropped before it is measured: checked against
     # every blob, as on a patterned cloth most of the dots were capped off.

@@ -65,3 +65,10 @@ def test_a_one_of_the_dices_pip_size_reads_as_before():
     one = next(f for f in faces if f.value == 1)
     assert one.half_side / scale == pytest.approx(HALF, rel=0.1)
     assert one.features["one_uneven"] == 0.0
+
+
+def test_faces_of_another_colour_do_not_size_a_one():
+    # a mixed set: smaller dice of another colour, whose pips are smaller than this one's
+    white, red = np.array([240.0, 128.0, 128.0]), np.array([130.0, 180.0, 160.0])
+    assert one_half_side(16.0, 5.0, [30.0], [8.0], white, [red]) == 80.0
+    assert one_half_side(16.0, 5.0, [30.0], [8.0], white, [white + 10.0]) == 30.0
