@@ -400,7 +400,11 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
 #: larger than its pip and at least :data:`ONE_SET_PIP_MIN` of its radius (not a cloth's specks),
 #: and the colour around their pips within :data:`ONE_SET_COLOUR` of the colour around it (in
 #: OpenCV's 8-bit Lab, as vision.gate.TWIN_COLOUR: a mixed set's smaller dice are no measure).
-ONE_BIG_PIP = 1.3
+#: :data:`ONE_BIG_PIP` is above the spread of pip sizes between the faces of ordinary dice (a
+#: two's pips are often larger than a six's: at 1.3, matteop65's two_26 had a two's lone pip,
+#: read as a one that asked, sized down and dropped by the die model) and below the 2-3 times of
+#: bartekbanachowicz's ones.
+ONE_BIG_PIP = 1.75
 ONE_SET_PIP_MIN = 0.4
 ONE_SET_COLOUR = 30.0
 #: A one's ring test (``empty_cells_worst``) samples no nearer its pip than this many pip radii:
