@@ -14,7 +14,7 @@ measured, never assumed.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -391,6 +391,56 @@ def suppress_overlaps(faces: list[FaceCandidate], pips: Pips) -> list[FaceCandid
     return [faces[order[k]] for k in np.flatnonzero(alive)]
 
 
+#: A die's one is often a larger pip than its other faces' (a plain white die's one is twice
+#: their radius at bartekbanachowicz's table, the cause of most of its ones refused as uneven):
+#: sized from the throw's ratio of half-side to pip radius, its face would be that much larger
+#: than its die, and the square where its face must be plain lies beyond the die. So a one whose
+#: size so found is over :data:`ONE_BIG_PIP` times the size of the throw's faces of its set takes
+#: their median size instead (:func:`one_half_side`). Of its set: of its pips' polarity, no
+#: larger than its pip and at least :data:`ONE_SET_PIP_MIN` of its radius (not a cloth's specks),
+#: and the colour around their pips within :data:`ONE_SET_COLOUR` of the colour around it (in
+#: OpenCV's 8-bit Lab, as vision.gate.TWIN_COLOUR: a mixed set's smaller dice are no measure).
+#: :data:`ONE_BIG_PIP` is above the spread of pip sizes between the faces of ordinary dice (a
+#: two's pips are often larger than a six's: at 1.3, matteop65's two_26 had a two's lone pip,
+#: read as a one that asked, sized down and dropped by the die model) and below the 2-3 times of
+#: bartekbanachowicz's ones.
+ONE_BIG_PIP = 1.75
+ONE_SET_PIP_MIN = 0.4
+ONE_SET_COLOUR = 30.0
+#: A one's ring test (``empty_cells_worst``) samples no nearer its pip than this many pip radii:
+#: a large pip's rim is no missed pip.
+ONE_RING_PIP_CLEAR = 1.4
+
+
+def ring_lab(pips: Pips, idx) -> np.ndarray:
+    """The median colour around the pips ``idx`` (their rings), in OpenCV's 8-bit Lab."""
+    bgr = np.median(np.asarray(pips.ring, np.float32)[np.asarray(idx, np.intp)], axis=0)
+    px = np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)
+
+
+def one_half_side(
+    radius: float, ratio: float, sizes, radii, colour=None, colours=None
+) -> float:
+    """A face of one pip of ``radius``: its half-side, the throw's ``ratio`` of half-side to pip
+    radius times its pip, or, when that is over :data:`ONE_BIG_PIP` times theirs, the median
+    half-side of the throw's faces of its set: ``sizes``, their pips' median radii ``radii``
+    within :data:`ONE_SET_PIP_MIN` to 1 times its radius, and (when given) the colour around
+    their pips ``colours`` (rows of Lab) within :data:`ONE_SET_COLOUR` of ``colour``, the colour
+    around its pip."""
+    hs = ratio * radius
+    radii = np.asarray(radii, np.float64)
+    like = (radii >= ONE_SET_PIP_MIN * radius) & (radii <= radius)
+    if colour is not None and len(radii):
+        gap = np.linalg.norm(np.asarray(colours, np.float64).reshape(-1, 3) - colour, axis=1)
+        like &= gap <= ONE_SET_COLOUR
+    if like.any():
+        ref = float(np.median(np.asarray(sizes, np.float64)[like]))
+        if hs > ONE_BIG_PIP * ref:
+            return ref
+    return hs
+
+
 def one_pip_size(face: FaceCandidate, half_side: float) -> FaceCandidate:
     """A face of one pip given the die size ``half_side`` (a square frame): a lone pip has no
     layout to measure it, so it comes from the throw's other dice."""
@@ -404,6 +454,7 @@ def orphan_ones(
     found: list[FaceCandidate],
     kept: list[FaceCandidate],
     ratio: float | None = None,
+    size_one: Callable[[int], float] | None = None,
 ) -> list[FaceCandidate]:
     """The pips left in no face by :func:`suppress_overlaps`, each as a face of one pip: a pip
     grouped with another die's into a face that lost the overlap test is in no face kept, and
@@ -412,7 +463,9 @@ def orphan_ones(
     Such a one is kept only where no face kept reaches (:data:`OVERLAP` of its half-sides), and
     drops none of them; of two such ones within reach of
     each other, the better, as :func:`suppress_overlaps` ranks them. ``ratio``: the throw's
-    half-side per pip radius, which sizes a one's face (else :data:`ONE_PIP_HALF_SIDE`)."""
+    half-side per pip radius, which sizes a one's face (else :data:`ONE_PIP_HALF_SIDE`);
+    ``size_one``, when given, the half-side of the one whose pip is ``pips``' k-th, in place of
+    the ratio's (as :func:`vision.pipeline.candidates` sizes the others: :func:`one_half_side`)."""
     held = np.zeros(len(pips), bool)
     for f in kept:
         held[f.pips] = True
@@ -421,7 +474,12 @@ def orphan_ones(
         return []
     ones = [read_face(image, gray, pips, np.array([i], np.intp)) for i in left]
     if ratio:  # as candidates sizes group_pips' ones
-        ones = [one_pip_size(o, ratio * float(pips.radius[o.pips[0]])) for o in ones]
+        ones = [
+            one_pip_size(
+                o, size_one(int(o.pips[0])) if size_one else ratio * float(pips.radius[o.pips[0]])
+            )
+            for o in ones
+        ]
     if kept:
         c = np.array([f.center for f in kept], np.float64)
         hs = np.array([f.half_side for f in kept], np.float64)
@@ -2083,7 +2141,15 @@ def _features(
     grid = GRID * np.array([columns, 1.0], np.float32)
     cells = grid @ frame.T + centre
     pts_cells = (cells[:, None, :] + 0.5 * rmed * _DISC[None, :, :]).reshape(-1, 2)
-    pts_ring = _RING1 * hs + centre
+    if n == 1 and ONE_RING_PIP_CLEAR * rmed > PIP_OFFSET * hs:
+        # a one's rings, no nearer its pip than ONE_RING_PIP_CLEAR radii (a large pip's rim)
+        rho = ONE_RING_PIP_CLEAR * rmed
+        ring = np.concatenate([_RING1[:16] * (rho / PIP_OFFSET),
+                               _RING1[16:] * (max(PIP_OFFSET * np.sqrt(2) * hs, rho)
+                                              / (PIP_OFFSET * np.sqrt(2)))])
+        pts_ring = ring + centre
+    else:
+        pts_ring = _RING1 * hs + centre
     pts_in = (_EDGE * 0.82) @ frame.T + centre
     pts_out = (_EDGE * 1.25) @ frame.T + centre
     pts = np.concatenate([pts_cells, pts_ring, pts_in, pts_out])

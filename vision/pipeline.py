@@ -29,8 +29,10 @@ from vision.faces import (
     group_pips,
     lattice,
     one_framed,
+    one_half_side,
     one_pip_size,
     orphan_ones,
+    ring_lab,
     suppress_overlaps,
 )
 from vision.gate import (
@@ -55,6 +57,25 @@ WORK_MAX_SIDE = 1280
 #: Smaller photos are enlarged to at least this long side: pips of 2-3 px (the 25 px dice of a
 #: 640 px photo) are found far more reliably at twice the size.
 WORK_MIN_SIDE = 1280
+
+
+#: The faces that size a one whose pip is large (vision.faces.one_half_side) have this many pips
+#: or more.
+ONE_SIZE_MIN_PIPS = 4
+
+
+def _one_half_side(pips: Pips, k: int, ratio, sizes, radii, colours, polarity) -> float:
+    """:func:`vision.faces.one_half_side` of the one whose pip is ``pips``' ``k``-th, against
+    the faces of half-sides ``sizes``, pip radii ``radii``, colours around their pips
+    ``colours`` and pip polarities ``polarity`` whose pips are of its pip's polarity."""
+    same = polarity == pips.polarity[k]
+    return one_half_side(float(pips.radius[k]), ratio, sizes[same], radii[same],
+                         ring_lab(pips, [k]), colours[same])
+
+
+def _med_radius(pips: Pips, face: FaceCandidate) -> float:
+    """The median radius of ``face``'s pips."""
+    return float(np.median(pips.radius[face.pips]))
 
 
 def candidates(
@@ -118,8 +139,25 @@ def candidates(
     faces = [f for f in faces if 2 * f.half_side <= min(work.shape[:2])]
     found = faces  # face_beyond compares each face with all of these
     faces = suppress_overlaps(faces, pips)
+    # A one whose pip is larger than its set's other pips is sized as the faces of 4-6 pips kept
+    # (vision.faces.one_half_side): a two read inside a six and such are gone, and a face of
+    # two or three pips may be a die's side face, or pips of two dice, of any size.
+    ref = [f for f in faces if f.value is not None and f.value >= ONE_SIZE_MIN_PIPS]
+    sizes = np.array([f.half_side for f in ref], float)
+    radii = np.array([_med_radius(pips, f) for f in ref], float)
+    colours = np.array([ring_lab(pips, f.pips) for f in ref], float).reshape(-1, 3)
+    polarity = np.array([pips.polarity[f.pips[0]] for f in ref])
+    if ratio is not None and len(sizes):
+        faces = [
+            one_pip_size(f, _one_half_side(pips, f.pips[0], ratio, sizes, radii, colours, polarity))
+            if len(f.pips) == 1 else f
+            for f in faces
+        ]
     # the pips of faces that lost, in no face kept: each a one where no face kept reaches
-    faces = faces + orphan_ones(work, gray, pips, found, faces, ratio)
+    faces = faces + orphan_ones(
+        work, gray, pips, found, faces, ratio,
+        lambda k: _one_half_side(pips, k, ratio, sizes, radii, colours, polarity),
+    )
     # A face whose pips are all dots of a regular pattern (a lone dot of a polka-dot cloth, or
     # two or three of them on a diagonal) is dropped before it is measured: checked against
     # every blob, as on a patterned cloth most of the dots were capped off.
