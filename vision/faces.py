@@ -420,17 +420,20 @@ def ring_lab(pips: Pips, idx) -> np.ndarray:
 
 
 def one_half_side(
-    radius: float, ratio: float, sizes, radii, colour=None, colours=None
+    radius: float, ratio: float, sizes, radii, colour=None, colours=None, polarity=None,
+    polarities=None,
 ) -> float:
     """A face of one pip of ``radius``: its half-side, the throw's ``ratio`` of half-side to pip
     radius times its pip, or, when that is over :data:`ONE_BIG_PIP` times theirs, the median
     half-side of the throw's faces of its set: ``sizes``, their pips' median radii ``radii``
     within :data:`ONE_SET_PIP_MIN` to 1 times its radius, and (when given) the colour around
     their pips ``colours`` (rows of Lab) within :data:`ONE_SET_COLOUR` of ``colour``, the colour
-    around its pip."""
+    around its pip, and their pips' ``polarities`` its pip's ``polarity``."""
     hs = ratio * radius
     radii = np.asarray(radii, np.float64)
     like = (radii >= ONE_SET_PIP_MIN * radius) & (radii <= radius)
+    if polarity is not None:
+        like &= np.asarray(polarities).reshape(-1) == polarity
     if colour is not None and len(radii):
         gap = np.linalg.norm(np.asarray(colours, np.float64).reshape(-1, 3) - colour, axis=1)
         like &= gap <= ONE_SET_COLOUR

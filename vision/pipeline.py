@@ -67,15 +67,9 @@ ONE_SIZE_MIN_PIPS = 4
 def _one_half_side(pips: Pips, k: int, ratio, sizes, radii, colours, polarity) -> float:
     """:func:`vision.faces.one_half_side` of the one whose pip is ``pips``' ``k``-th, against
     the faces of half-sides ``sizes``, pip radii ``radii``, colours around their pips
-    ``colours`` and pip polarities ``polarity`` whose pips are of its pip's polarity."""
-    same = polarity == pips.polarity[k]
-    return one_half_side(float(pips.radius[k]), ratio, sizes[same], radii[same],
-                         ring_lab(pips, [k]), colours[same])
-
-
-def _med_radius(pips: Pips, face: FaceCandidate) -> float:
-    """The median radius of ``face``'s pips."""
-    return float(np.median(pips.radius[face.pips]))
+    ``colours`` and pip polarities ``polarity``."""
+    return one_half_side(float(pips.radius[k]), ratio, sizes, radii, ring_lab(pips, [k]),
+                         colours, pips.polarity[k], polarity)
 
 
 def candidates(
@@ -144,7 +138,7 @@ def candidates(
     # two or three pips may be a die's side face, or pips of two dice, of any size.
     ref = [f for f in faces if f.value is not None and f.value >= ONE_SIZE_MIN_PIPS]
     sizes = np.array([f.half_side for f in ref], float)
-    radii = np.array([_med_radius(pips, f) for f in ref], float)
+    radii = np.array([float(np.median(pips.radius[f.pips])) for f in ref], float)
     colours = np.array([ring_lab(pips, f.pips) for f in ref], float).reshape(-1, 3)
     polarity = np.array([pips.polarity[f.pips[0]] for f in ref])
     if ratio is not None and len(sizes):

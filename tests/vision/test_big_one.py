@@ -72,3 +72,9 @@ def test_faces_of_another_colour_do_not_size_a_one():
     white, red = np.array([240.0, 128.0, 128.0]), np.array([130.0, 180.0, 160.0])
     assert one_half_side(16.0, 5.0, [30.0], [8.0], white, [red]) == 80.0
     assert one_half_side(16.0, 5.0, [30.0], [8.0], white, [white + 10.0]) == 30.0
+
+
+def test_faces_of_the_other_polarity_do_not_size_a_one():
+    # light pips on dark dice beside a dark-pipped one: not of its set
+    assert one_half_side(16.0, 5.0, [30.0], [8.0], polarity=-1, polarities=[1]) == 80.0
+    assert one_half_side(16.0, 5.0, [30.0], [8.0], polarity=-1, polarities=[-1]) == 30.0
