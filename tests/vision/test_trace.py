@@ -53,7 +53,8 @@ def test_a_traced_reading_is_the_reading_and_the_trace_agrees_with_it(name):
         assert ("uncertain" in d.flags) == bool(t["asks"][i])
         assert d.possible == bool(t["possible"][i])
     # so that the possible dice's checks above check something: kamilpiechowiak-47 holds one
-    # (-55 held two until the sixty-eighth pass's rebuilt models: one asks as a face now, one is dropped)
+    # (-55 held two until the sixty-eighth pass's rebuilt models: one asks as a face now, one
+    # is dropped)
     if name == "kamilpiechowiak-47":
         assert sum(d.possible for d in traced.dice) >= 1 and t["possible"].sum() >= 1
     # and a face refused by a rule or guard is never accepted
