@@ -1583,12 +1583,9 @@ def _cos4_mean(gx: np.ndarray, gy: np.ndarray) -> float:
 _ANG8 = np.linspace(0, 2 * np.pi, 8, endpoint=False)
 _DISC = np.concatenate([[[0.0, 0.0]], np.stack([np.cos(_ANG8), np.sin(_ANG8)], 1)])  # (9, 2)
 _ANG16 = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-_RING1 = np.concatenate(
-    [
-        rad * np.stack([np.cos(_ANG16), np.sin(_ANG16)], 1)
-        for rad in (PIP_OFFSET, PIP_OFFSET * np.sqrt(2))
-    ]
-)  # (32, 2)
+_CIRCLE16 = np.stack([np.cos(_ANG16), np.sin(_ANG16)], 1)  # (16, 2), radius 1
+# two rings about a face's centre: at PIP_OFFSET, and at the corners' PIP_OFFSET √2 (32, 2)
+_RING1 = np.concatenate([rad * _CIRCLE16 for rad in (PIP_OFFSET, PIP_OFFSET * np.sqrt(2))])
 #: A one's face is not plain around its pip when the median colour of the square around it
 #: (``face_uniformity``) is this far from the face's colour, in units of the pip's contrast: half
 #: the way to the pip's colour. The same bound on an empty cell of a face of 2-6 pips is a missed
@@ -2147,10 +2144,8 @@ def _features(
     if n == 1 and ONE_RING_PIP_CLEAR * rmed > PIP_OFFSET * hs:
         # a one's rings, no nearer its pip than ONE_RING_PIP_CLEAR radii (a large pip's rim)
         rho = ONE_RING_PIP_CLEAR * rmed
-        ring = np.concatenate([_RING1[:16] * (rho / PIP_OFFSET),
-                               _RING1[16:] * (max(PIP_OFFSET * np.sqrt(2) * hs, rho)
-                                              / (PIP_OFFSET * np.sqrt(2)))])
-        pts_ring = ring + centre
+        far = max(PIP_OFFSET * np.sqrt(2) * hs, rho)
+        pts_ring = np.concatenate([rho * _CIRCLE16, far * _CIRCLE16]) + centre
     else:
         pts_ring = _RING1 * hs + centre
     pts_in = (_EDGE * 0.82) @ frame.T + centre

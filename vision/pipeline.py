@@ -141,17 +141,15 @@ def candidates(
     radii = np.array([float(np.median(pips.radius[f.pips])) for f in ref], float)
     colours = np.array([ring_lab(pips, f.pips) for f in ref], float).reshape(-1, 3)
     polarity = np.array([pips.polarity[f.pips[0]] for f in ref])
+    size_one = None  # with no such faces, a one keeps the ratio's size
     if ratio is not None and len(sizes):
-        faces = [
-            one_pip_size(f, _one_half_side(pips, f.pips[0], ratio, sizes, radii, colours, polarity))
-            if len(f.pips) == 1 else f
-            for f in faces
-        ]
+
+        def size_one(k: int) -> float:
+            return _one_half_side(pips, k, ratio, sizes, radii, colours, polarity)
+
+        faces = [one_pip_size(f, size_one(f.pips[0])) if len(f.pips) == 1 else f for f in faces]
     # the pips of faces that lost, in no face kept: each a one where no face kept reaches
-    faces = faces + orphan_ones(
-        work, gray, pips, found, faces, ratio,
-        lambda k: _one_half_side(pips, k, ratio, sizes, radii, colours, polarity),
-    )
+    faces = faces + orphan_ones(work, gray, pips, found, faces, ratio, size_one)
     # A face whose pips are all dots of a regular pattern (a lone dot of a polka-dot cloth, or
     # two or three of them on a diagonal) is dropped before it is measured: checked against
     # every blob, as on a patterned cloth most of the dots were capped off.
