@@ -49,6 +49,16 @@ def test_the_pips_of_a_face_that_lost_are_read_as_ones():
     assert sorted(tuple(np.round(o.center)) for o in ones) == [(100, 100), (160, 160)]
 
 
+def test_a_ones_size_is_the_ratios_unless_size_one_gives_it():
+    """``size_one`` (vision.pipeline.candidates: a large pip sized as its set's dice) sizes each
+    orphan one by its pip, in place of the throw's ratio times its radius."""
+    by_ratio = orphan_ones(IMAGE, GRAY, PIPS, [LOST, THREE], [THREE], 3.0)
+    assert sorted(o.half_side for o in by_ratio) == pytest.approx([3.0 * 4.0] * 2, rel=0.05)
+    sized = orphan_ones(IMAGE, GRAY, PIPS, [LOST, THREE], [THREE], 3.0,
+                        lambda k: 20.0 + k)
+    assert sorted((int(o.pips[0]), o.half_side) for o in sized) == [(0, 20.0), (1, 21.0)]
+
+
 def test_none_when_every_pip_is_in_a_face_kept():
     assert _ones([LOST, THREE], [LOST, THREE]) == []
     assert _ones([THREE], [THREE]) == []
