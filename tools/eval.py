@@ -118,8 +118,8 @@ def _pct(x: float | None, digits: int = 1) -> str:
 
 HEADER = (
     f"{'folder':<19}{'photos':>7}{'dice':>6}{'recall':>9}{'precis.':>9}{'found':>8}{'raw ok':>8}"
-    f"{'throws':>9}{'wr.thr':>8}{'silent':>8}{'(wrong/phantom/other)':>23}{'flagged':>9}{'xflag':>7}"
-    f"{'ms':>7}"
+    f"{'throws':>9}{'wr.thr':>8}{'again':>7}{'silent':>8}{'(wrong/phantom/other)':>23}"
+    f"{'flagged':>9}{'xflag':>7}{'ms':>7}"
 )
 
 
@@ -131,7 +131,8 @@ def format_row(r: Row) -> str:
     return (
         f"{r.folder:<19}{r.images:>7}{r.dice:>6}{_pct(r.recall):>9}{_pct(r.precision):>9}"
         f"{_pct(r.found):>8}{_pct(r.raw_right):>8}{_pct(r.throws_right):>9}"
-        f"{_pct(r.throws_wrong):>8}{_pct(r.silent, 2):>8}{parts:>23}"
+        f"{_pct(r.throws_wrong):>8}{_pct(r.needless_rethrows):>7}"
+        f"{_pct(r.silent, 2):>8}{parts:>23}"
         f"{_pct(r.flagged):>9}{xf:>7}{ms:>7}{err}"
     )
 
@@ -153,6 +154,8 @@ def report(table: list[Row], train_source: str) -> str:
         "recall = dice read right, unflagged / labelled dice;  precision = right / accepted dice;",
         "found = labelled dice detected at all (folders with boxes);  throws = photos fully right;",
         "wr.thr = photos where nothing asks for confirmation or a rethrow, yet not fully right;",
+        "again = photos where the reader says to throw again (a die flagged cocked or off the",
+        "  table) and the label says no die must be: needless re-throws / such photos;",
         "raw ok = of the found dice, the layout's value is right, before any flag or gate;",
         "silent = accepted dice with a wrong value or where there is no pip die / labelled dice;",
         "flagged = pip dice flagged uncertain, cocked or off the table / labelled dice;",
@@ -325,14 +328,15 @@ def write_outputs(out: Path, table: list[Row], scores: list[ImageScore], meta: d
         w = csv.writer(f)
         w.writerow(
             ["image", "folder", "training", "labelled", "found", "right", "flagged", "wrong",
-             "phantom", "on_others", "false_flags", "throw_right", "throw_wrong", "ms",
+             "phantom", "on_others", "false_flags", "throw_right", "throw_wrong",
+             "needless_rethrow", "ms",
              "read_values", "error"]
         )  # fmt: skip
         for s in scores:
             w.writerow(
                 [s.name, s.folder, int(s.training), s.labelled, s.found, s.right, s.flagged,
                  s.wrong, s.phantom, s.on_others, s.false_flags, s.throw_right, s.throw_wrong,
-                 f"{s.ms:.1f}", " ".join(map(str, s.read_values)), s.error]
+                 s.needless_rethrow, f"{s.ms:.1f}", " ".join(map(str, s.read_values)), s.error]
             )  # fmt: skip
 
 

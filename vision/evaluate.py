@@ -12,7 +12,10 @@ Pure functions, used by ``tools/eval.py`` (``make eval``). The words:
   confirmation; when the label says a die must be thrown again, the reader must say so too;
 - a throw is **wrong without asking** when the reader asks for nothing (no die to confirm, none
   to throw again) and yet the throw is not fully right: a die missed, misread or made up, that
-  a player trusting it would score.
+  a player trusting it would score;
+- a **needless re-throw** is a throw the reader says must be thrown again (a die flagged cocked or
+  off the table) where the label says no die must be: the players throw again for nothing, or,
+  told so throw after throw, stop heeding it.
 
 Where a folder has boxes, predicted dice are matched one to one with labelled dice by the
 distance between centres: a pair matches when the centres are closer than
@@ -141,6 +144,8 @@ class ImageScore:
     ms: float
     throw_wrong: bool | None = None  # asked for nothing, yet not fully right (None: incomplete)
     raw_right: int | None = None  # found dice whose layout value is right, flag or not
+    #: asked to throw again where the label says no die must be (None: the label does not say)
+    needless_rethrow: bool | None = None
     dice: list[DieOutcome] = field(default_factory=list)
     read_values: list[int] = field(default_factory=list)
     error: str = ""
@@ -240,9 +245,17 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
         throw_right=right_throw,
         ms=reading.ms,
         throw_wrong=_throw_wrong(right_throw, reading),
+        needless_rethrow=_needless_rethrow(sample, reading),
         dice=outcomes,
         read_values=reading.values,
     )
+
+
+def _needless_rethrow(sample: Sample, reading: Reading) -> bool | None:
+    """Asked to throw again where the label says no die must be (None when it does not say)."""
+    if sample.rethrow is None or sample.rethrow:
+        return None
+    return reading.rethrow
 
 
 def _throw_wrong(throw_right: bool | None, reading: Reading) -> bool | None:
@@ -280,6 +293,7 @@ def _score_values(sample: Sample, reading: Reading, training: bool) -> ImageScor
         throw_right=right_throw,
         ms=reading.ms,
         throw_wrong=_throw_wrong(right_throw, reading),
+        needless_rethrow=_needless_rethrow(sample, reading),
         read_values=reading.values,
     )
 
@@ -311,6 +325,8 @@ class Row:
     false_flags: float | None  # flags where there is no pip die, per photo
     median_ms: float | None
     errors: int  # images the reader raised on
+    #: needless re-throws / photos whose label says no die must be thrown again
+    needless_rethrows: float | None = None
 
     def to_json(self) -> dict:
         return dict(self.__dict__)
@@ -324,6 +340,7 @@ def aggregate(folder: str, training: bool, scores: Iterable[ImageScore]) -> Row:
     acc = sum(s.accepted for s in ok)
     boxed = [s for s in ok if s.found is not None]
     throws = [s.throw_right for s in ok if s.throw_right is not None]
+    again = [s.needless_rethrow for s in ok if s.needless_rethrow is not None]
     return Row(
         folder=folder,
         training=training,
@@ -346,6 +363,7 @@ def aggregate(folder: str, training: bool, scores: Iterable[ImageScore]) -> Row:
         false_flags=_rate(sum(s.false_flags for s in ok), len(ok)),
         median_ms=statistics.median(s.ms for s in ok) if ok else None,
         errors=len(scores) - len(ok),
+        needless_rethrows=_rate(sum(again), len(again)),
     )
 
 

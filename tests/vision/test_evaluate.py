@@ -359,3 +359,38 @@ def test_an_accepted_giant_beside_an_ignored_die_is_a_phantom():
     # a read of the ignored die's size there is neither right nor wrong
     sc = score(boxed(ignored=[(0, 0)]), reading(die(2, 0, 0)))
     assert sc.phantom == 0
+
+
+def test_a_rethrow_where_the_label_says_none_is_needless():
+    s = boxed((5, 0, 0), (2, 100, 0))
+    calm = score(s, reading(die(5, 0, 0), die(2, 100, 0)))
+    assert calm.needless_rethrow is False
+    # a speck beside the dice flagged off the table: the reader says to throw again for nothing
+    speck = die(1, 300, 200, flags=[UNCERTAIN, "off_table"])
+    assert score(s, reading(die(5, 0, 0), die(2, 100, 0), speck)).needless_rethrow is True
+    # asking to confirm is no re-throw
+    asked = score(s, reading(die(5, 0, 0), die(2, 100, 0), die(1, 300, 200, flags=[UNCERTAIN])))
+    assert asked.needless_rethrow is False
+    # where a die must be thrown again, or the label does not say, it is not counted
+    cocked = boxed((5, 0, 0), (2, 100, 0), rethrow=True)
+    assert score(cocked, reading(die(5, 0, 0), die(2, 100, 0, flags=[COCKED]))
+                 ).needless_rethrow is None
+    unsure = boxed((5, 0, 0), rethrow=None)
+    assert score(unsure, reading(die(5, 0, 0, flags=[COCKED]))).needless_rethrow is None
+    # values only, the same
+    assert score(values_sample(2, 5), reading(die(5, 0, 0), speck)).needless_rethrow is True
+
+
+def test_the_folder_row_counts_the_needless_rethrows_over_the_photos_that_can_have_one():
+    s = boxed((5, 0, 0), (2, 100, 0))
+    speck = die(1, 300, 200, flags=[UNCERTAIN, "off_table"])
+    scores = [
+        score(s, reading(die(5, 0, 0), die(2, 100, 0))),
+        score(s, reading(die(5, 0, 0), die(2, 100, 0), speck)),  # needless
+        score(s, reading(die(5, 0, 0, flags=[COCKED]), die(2, 100, 0))),  # needless
+        score(boxed((5, 0, 0), (2, 100, 0), rethrow=True),
+              reading(die(5, 0, 0), die(2, 100, 0, flags=[COCKED]))),  # not counted
+    ]
+    row = aggregate("f", False, scores)
+    assert row.needless_rethrows == pytest.approx(2 / 3)
+    assert aggregate("f", False, scores[3:]).needless_rethrows is None
