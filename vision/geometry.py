@@ -448,13 +448,21 @@ def _centre_colour(blurred: _Blurred, faces: Sequence) -> np.ndarray | None:
     return _median_colour(px) if len(px) else None
 
 
-def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
+def surface_flags(
+    image: np.ndarray, faces: Sequence, trusted: np.ndarray | None = None
+) -> list[bool]:
     """For each face, whether it lies on another surface than most of the dice do.
 
     The surface most dice lie on (a strict majority sharing one colour) is the playing surface; a
     die whose ring differs is on the floor, outside the tray, or on a book. With no strict
     majority (two dice, one each side), the playing surface is the one at the image's centre,
     where a player aims the camera, when at least one die lies on it.
+
+    The gap a face off the surface must keep from the dice on it (:data:`SURFACE_MIN_GAP`) is
+    counted in half-sides of the throw's dice: the median of the ``trusted`` faces (a mask: the
+    values the reader accepts) on the surface, or of every face on it when none is trusted, and
+    the face's own when larger. A small face (a pair of specks, a numeral's loop on a polyhedral
+    die) is no nearer to being a die off the table for being small.
     """
     n = len(faces)
     out = [False] * n
@@ -479,9 +487,13 @@ def surface_flags(image: np.ndarray, faces: Sequence) -> list[bool]:
         if len(px):
             out[i] = _share_near(px, ref) < SURFACE_MIN_SHARE
     on = [k for k in range(n) if not out[k]]
+    if not on:
+        return out
+    sure = [k for k in on if trusted is not None and trusted[k]] or on
+    half = float(np.median([faces[k].half_side for k in sure]))
     for i in range(n):
-        if out[i] and on:
+        if out[i]:
             gap = min(np.hypot(faces[i].center[0] - faces[k].center[0],
                                faces[i].center[1] - faces[k].center[1]) for k in on)
-            out[i] = bool(gap > SURFACE_MIN_GAP * faces[i].half_side)
+            out[i] = bool(gap > SURFACE_MIN_GAP * max(faces[i].half_side, half))
     return out

@@ -537,7 +537,9 @@ def read(
 
     possible = _possible_dice(faces, p_die, thr_die, keep, outside)
     if area is None:
-        off = [a or b for a, b in zip(off, geometry.surface_flags(work, kept), strict=True)]
+        # the throw's die size, for the gap a face off the surface keeps, is the trusted faces'
+        apart = geometry.surface_flags(work, kept, trusted)
+        off = [a or b for a, b in zip(off, apart, strict=True)]
     cocked, off = dict(zip(solid, cocked, strict=True)), dict(zip(solid, off, strict=True))
     clock("flags")
     # The faces that must ask, whatever their p: maybe a dot of a patterned cloth, and...
