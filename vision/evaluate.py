@@ -253,7 +253,7 @@ def _score_boxes(sample: Sample, reading: Reading, training: bool) -> ImageScore
 
 def _needless_rethrow(sample: Sample, reading: Reading) -> bool | None:
     """Asked to throw again where the label says no die must be (None when it does not say)."""
-    if sample.rethrow is None or sample.rethrow:
+    if sample.rethrow is not False:
         return None
     return reading.rethrow
 

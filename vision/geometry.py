@@ -487,7 +487,7 @@ def surface_flags(
         if len(px):
             out[i] = _share_near(px, ref) < SURFACE_MIN_SHARE
     on = [k for k in range(n) if not out[k]]
-    if not on:
+    if not on or len(on) == n:  # nothing to measure a gap from, or no face off the surface
         return out
     sure = [k for k in on if trusted is not None and trusted[k]] or on
     half = float(np.median([faces[k].half_side for k in sure]))
