@@ -47,19 +47,26 @@ class Head:
     def raw(self, x: np.ndarray) -> np.ndarray:
         """The ensemble's probability before calibration, for rows of features ``x``."""
         x = np.nan_to_num(np.asarray(x, np.float64))
-        n, t = len(x), self.feature.shape[0]
-        trees = np.arange(t)[None, :]
+        n, (t, width) = len(x), self.feature.shape
+        # Every (row, tree) walks its tree one level per step. The arrays are read flat (tree
+        # i's node k at i * width + k, row r's feature f at r * columns + f): one gather each,
+        # about twice as fast as indexing them by (tree, node) pairs, and the same numbers.
+        feature, threshold, left, right, is_leaf, value = (
+            a.ravel() for a in (self.feature, self.threshold, self.left, self.right,
+                                self.is_leaf, self.value))
+        base = np.arange(t, dtype=np.int64) * width
         node = np.zeros((n, t), np.int64)
-        rows = np.arange(n)[:, None]
+        at = np.broadcast_to(base, (n, t))
+        row = (np.arange(n, dtype=np.int64) * x.shape[1])[:, None] if n else np.zeros((0, 1), int)
+        xs = x.ravel()
         for _ in range(self.depth):
-            leaf = self.is_leaf[trees, node]
+            leaf = is_leaf[at]
             if leaf.all():
                 break
-            f = self.feature[trees, node]
-            go_left = x[rows, f] <= self.threshold[trees, node]
-            nxt = np.where(go_left, self.left[trees, node], self.right[trees, node])
-            node = np.where(leaf, node, nxt)
-        logit = self.baseline + self.value[trees, node].sum(axis=1)
+            go_left = xs[row + feature[at]] <= threshold[at]
+            node = np.where(leaf, node, np.where(go_left, left[at], right[at]))
+            at = base + node
+        logit = self.baseline + value[at].sum(axis=1)
         return 1.0 / (1.0 + np.exp(-np.clip(logit, -30, 30)))
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
