@@ -55,8 +55,8 @@ class Head:
             a.ravel() for a in (self.feature, self.threshold, self.left, self.right,
                                 self.is_leaf, self.value))
         base = np.arange(t, dtype=np.int64) * width
-        node = np.zeros((n, t), np.int64)
-        at = np.broadcast_to(base, (n, t))
+        at = np.broadcast_to(base, (n, t))  # each walk's node, as a flat index: every root
+        # (an empty x may come flat, with no columns to count)
         row = (np.arange(n, dtype=np.int64) * x.shape[1])[:, None] if n else np.zeros((0, 1), int)
         xs = x.ravel()
         for _ in range(self.depth):
@@ -64,8 +64,7 @@ class Head:
             if leaf.all():
                 break
             go_left = xs[row + feature[at]] <= threshold[at]
-            node = np.where(leaf, node, np.where(go_left, left[at], right[at]))
-            at = base + node
+            at = np.where(leaf, at, base + np.where(go_left, left[at], right[at]))
         logit = self.baseline + value[at].sum(axis=1)
         return 1.0 / (1.0 + np.exp(-np.clip(logit, -30, 30)))
 

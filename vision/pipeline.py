@@ -64,14 +64,6 @@ WORK_MIN_SIDE = 1280
 ONE_SIZE_MIN_PIPS = 4
 
 
-def _one_half_side(pips: Pips, k: int, ratio, sizes, radii, colours, polarity) -> float:
-    """:func:`vision.faces.one_half_side` of the one whose pip is ``pips``' ``k``-th, against
-    the faces of half-sides ``sizes``, pip radii ``radii``, colours around their pips
-    ``colours`` and pip polarities ``polarity``."""
-    return one_half_side(float(pips.radius[k]), ratio, sizes, radii, ring_lab(pips, [k]),
-                         colours, pips.polarity[k], polarity)
-
-
 def candidates(
     image: np.ndarray,
     steps: dict[str, float] | None = None,
@@ -144,8 +136,9 @@ def candidates(
     size_one = None  # with no such faces, a one keeps the ratio's size
     if ratio is not None and len(sizes):
 
-        def size_one(k: int) -> float:
-            return _one_half_side(pips, k, ratio, sizes, radii, colours, polarity)
+        def size_one(k: int) -> float:  # the one whose pip is pips' k-th
+            return one_half_side(float(pips.radius[k]), ratio, sizes, radii, ring_lab(pips, [k]),
+                                 colours, pips.polarity[k], polarity)
 
         faces = [one_pip_size(f, size_one(f.pips[0])) if len(f.pips) == 1 else f for f in faces]
     # the pips of faces that lost, in no face kept: each a one where no face kept reaches

@@ -8,6 +8,8 @@ that stops a level early would shift every p(die) and p(value) the models give.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from sklearn.ensemble import HistGradientBoostingClassifier
@@ -63,6 +65,5 @@ def test_calibration_maps_the_walk(fitted):
     clf, rng = fitted
     x = rng.normal(size=(20, 6))
     head = _head(clf)
-    calibrated = Head(**{**head.__dict__, "iso_x": np.array([0.0, 0.5, 1.0]),
-                         "iso_y": np.array([0.0, 0.1, 1.0])})
+    calibrated = replace(head, iso_x=np.array([0.0, 0.5, 1.0]), iso_y=np.array([0.0, 0.1, 1.0]))
     np.testing.assert_allclose(calibrated(x), np.interp(head.raw(x), [0, 0.5, 1], [0, 0.1, 1]))
