@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
+from vision.median import median
 from vision.pips import CONTAINER_RADIUS_RATIO, Pips, ball_pairs
 
 #: Pip centre offset from the face centre, as a fraction of the half-side (16 mm die: 4.5 / 8).
@@ -414,7 +415,7 @@ ONE_RING_PIP_CLEAR = 1.4
 
 def ring_lab(pips: Pips, idx) -> np.ndarray:
     """The median colour around the pips ``idx`` (their rings), in OpenCV's 8-bit Lab."""
-    bgr = np.median(np.asarray(pips.ring, np.float32)[np.asarray(idx, np.intp)], axis=0)
+    bgr = median(np.asarray(pips.ring, np.float32)[np.asarray(idx, np.intp)], axis=0)
     px = np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(1, 1, 3)
     return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)
 
@@ -438,7 +439,7 @@ def one_half_side(
         gap = np.linalg.norm(np.asarray(colours, np.float64).reshape(-1, 3) - colour, axis=1)
         like &= gap <= ONE_SET_COLOUR
     if like.any():
-        ref = float(np.median(np.asarray(sizes, np.float64)[like]))
+        ref = float(median(np.asarray(sizes, np.float64)[like]))
         if hs > ONE_BIG_PIP * ref:
             return ref
     return hs
@@ -497,11 +498,11 @@ def _throw_pip_ratio(faces: list[FaceCandidate], pips: Pips) -> np.ndarray:
     """For each face, the log of the ratio of its pips' median radius to the throw's: the median
     over the faces of two pips or more that fit a layout (all 0 when there are none). Within log
     :data:`THROW_PIP_FACTOR` either way, a face is of the throw's pip size."""
-    r = np.array([_med(pips.radius[f.pips]) for f in faces], np.float64)
+    r = np.array([float(median(pips.radius[f.pips])) for f in faces], np.float64)
     ref = [r[k] for k, f in enumerate(faces) if f.value is not None and len(f.pips) >= 2]
     if not ref:
         return np.zeros(len(faces))
-    return np.log(r / float(np.median(ref)))
+    return np.log(r / float(median(ref)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -623,7 +624,7 @@ def read_face(
     if value == 6:
         frame, columns = six_columns(frame)
     hs = float(np.sqrt(abs(np.linalg.det(frame))))
-    pip_ratio = _med(r) / hs if hs > 0 else 1.0
+    pip_ratio = float(median(r)) / hs if hs > 0 else 1.0
     squeezed = False
     if (
         res > MAX_LAYOUT_RESIDUAL
@@ -631,7 +632,7 @@ def read_face(
         or not (PIP_TO_FACE[0] <= pip_ratio <= PIP_TO_FACE[1])
     ):
         value_ok = None
-    elif value >= 4 and not _squeezed_alike(frame, pips, idx, _med(r)):
+    elif value >= 4 and not _squeezed_alike(frame, pips, idx, float(median(r))):
         value_ok, squeezed = None, True
     else:
         value_ok = value
@@ -673,7 +674,7 @@ def describe(
     # Dice in one photo are of similar sizes: a "face" far larger than the others is a row of
     # small dice taken for pips, or a pattern.
     sizes = np.array([f.half_side for f in faces if f.n_read and 2 <= f.n_read <= 6])
-    typical = float(np.median(sizes)) if len(sizes) else None
+    typical = float(median(sizes)) if len(sizes) else None
     centres = np.array([r.center for r in rivals], np.float64).reshape(-1, 2)
     # face_overlap's faces: those found before suppression (else these), their layouts' pips
     others = list(rivals) or faces
@@ -704,7 +705,7 @@ def describe(
         )
         feats["size_vs_others"] = float(np.log(f.half_side / typical)) if typical else 0.0
         unit = typical if len(f.pips) == 1 else None
-        pip_radius = _med(pips.radius[f.pips])
+        pip_radius = float(median(pips.radius[f.pips]))
         feats["face_beyond"] = face_beyond(
             f, feats["pip_shape"], rivals, centres, unit, pip_radius
         )
@@ -824,7 +825,7 @@ def pips_square(gray: np.ndarray, pips: Pips, idx) -> float:
             return 0.0
     if len(fill) < 2:
         return 0.0
-    return float(np.median(fill) > PIP_SQUARE_MAX)
+    return float(median(fill) > PIP_SQUARE_MAX)
 
 
 #: The pips of one face lie in one plane and are foreshortened alike: a face one of whose pips
@@ -845,7 +846,7 @@ def pip_unlike(pips: Pips, idx) -> float:
         return 0.0
     ax = pips.axes[idx].astype(np.float64)
     r = ax[:, 1] / np.maximum(ax[:, 0], 1e-6)
-    return float(r.min() < PIP_SHAPE_MIN * np.median(r))
+    return float(r.min() < PIP_SHAPE_MIN * median(r))
 
 
 #: A die showing one has its pip at its centre, and a blob found on the die's body is centred
@@ -924,7 +925,7 @@ def glinted_pips(f: FaceCandidate, pips: Pips, bodies: Pips | None) -> float:
     centre = np.asarray(f.center, np.float64)
     local = (bodies.xy - centre) @ np.linalg.inv(f.frame.astype(np.float64)).T
     r = pips.radius[f.pips].astype(np.float64)
-    rmed = float(np.median(r))
+    rmed = float(median(r))
     ratio = bodies.radius / rmed
     like = (
         (bodies.polarity == pips.polarity[f.pips[0]])
@@ -1028,7 +1029,7 @@ def row_goes_on(pips: Pips, idx: np.ndarray) -> float:
         steps = ((xy[i], xy[m]), (xy[j], xy[m]))
     else:
         steps = ((xy[i], xy[j]), (xy[j], xy[i]))
-    r = pips.radius / float(np.median(pips.radius[idx]))
+    r = pips.radius / float(median(pips.radius[idx]))
     like = pips.polarity == pips.polarity[idx[0]]
     like &= (r < MAX_RADIUS_RATIO) & (r > 1 / MAX_RADIUS_RATIO)
     like[idx] = False
@@ -1140,7 +1141,7 @@ def top_beyond(
     axis = _side_axis(face, shape, None)
     if axis is None or not len(face.pips):
         return 0.0
-    r0 = pip_radius if pip_radius else _med(pips.radius[face.pips])
+    r0 = pip_radius if pip_radius else float(median(pips.radius[face.pips]))
     d = (pips.xy - np.asarray(face.center, np.float32)) / (half_side or face.half_side)
     along = d @ axis
     across = np.abs(d[:, 0] * axis[1] - d[:, 1] * axis[0])
@@ -1163,7 +1164,7 @@ def _spread(face: FaceCandidate, pips: Pips) -> bool:
         return False
     a, b, c, d = np.asarray(face.frame, np.float64).ravel()
     half_side = float(np.sqrt(abs(a * d - b * c))) + 1e-6
-    return _med(pips.radius[face.pips]) / half_side < PIP_FACE_MIN
+    return float(median(pips.radius[face.pips])) / half_side < PIP_FACE_MIN
 
 
 def one_beyond(
@@ -1186,7 +1187,7 @@ def one_beyond(
     axis = _side_axis(face, shape, None)
     if axis is None:
         return 0.0
-    r0 = pip_radius if pip_radius else _med(pips.radius[face.pips])
+    r0 = pip_radius if pip_radius else float(median(pips.radius[face.pips]))
     d = (pips.xy - np.asarray(face.center, np.float32)) / face.half_side
     along = d @ axis
     across = np.abs(d[:, 0] * axis[1] - d[:, 1] * axis[0])
@@ -1197,13 +1198,6 @@ def one_beyond(
     hit &= (ratio <= TOP_PIP_RATIO) & (ratio >= 1 / TOP_PIP_RATIO)
     hit[face.pips] = False  # a spread face's own pips are free, but never its top
     return float(hit.any())
-
-
-def _med(a: np.ndarray) -> float:
-    """Median of a short 1-d array (numpy's median costs more than sorting a few values)."""
-    a = np.sort(a)
-    n = len(a)
-    return float(a[n // 2]) if n % 2 else float(a[n // 2 - 1] + a[n // 2]) / 2
 
 
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -1894,7 +1888,7 @@ def die_body(
     at = np.rint(local(xy)).astype(int)
     for (px, py), r in zip(at, np.asarray(radius).ravel(), strict=True):
         cv2.circle(mask, (int(px), int(py)), int(np.ceil(1.4 * r / step)), 1, -1)  # the face's
-    k = 2 * max(1, int(round(float(np.median(radius)) / step / 3))) + 1  # cut thin bridges
+    k = 2 * max(1, int(round(float(median(radius)) / step / 3))) + 1  # cut thin bridges
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(k))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     seeded = ((at[0] >= 0) & (at[0] < mask.shape[::-1])).all()
@@ -2015,7 +2009,7 @@ def one_framed(image: np.ndarray, centre, radius: float, half_side: float, contr
         return 0.0  # the pip is nowhere near the photo
     patch = cv2.blur(image[y0:y1, x0:x1].astype(np.float32), (3, 3))
     col = _sample(patch, x.ravel() - x0, y.ravel() - y0).reshape(FRAME_RAYS, len(rad), -1)
-    face = np.median(col[inside[:, 0], 0], axis=0) if inside[:, 0].any() else col[0, 0]
+    face = median(col[inside[:, 0], 0], axis=0) if inside[:, 0].any() else col[0, 0]
     dist = np.abs(col - face).sum(axis=2) / np.sqrt(3)
     leaves = dist >= max(FRAME_COLOUR * contrast, FRAME_LEVELS)
     # a ray that runs out of the photo first shows no outline (a ray never comes back in)
@@ -2076,9 +2070,9 @@ def _features(
     pol = float(pips.polarity[idx][0])
     face = pips.ring[idx].mean(axis=0)
     face_g = float(face @ _GREY)
-    c_med = _med(con)
+    c_med = float(median(con))
     c_div = c_med + 1e-6
-    rmed = _med(r)
+    rmed = float(median(r))
     frame = np.asarray(frame, np.float64)
     centre = np.asarray(centre, np.float64)
     f = dict.fromkeys(FEATURE_NAMES, 0.0)
@@ -2102,7 +2096,7 @@ def _features(
     f["pips_uneven"] = float(f["radius_cv"] > PIPS_UNEVEN_CV)
     f["contrast_min"] = float(con.min())
     f["contrast_rel"] = c_med / (face_g + 20.0 if pol < 0 else 255.0 - face_g + 20.0)
-    f["ring_std_rel"] = _med(pips.ring_std[idx]) / c_div
+    f["ring_std_rel"] = float(median(pips.ring_std[idx])) / c_div
     f["face_colour_spread"] = float(np.abs(pips.ring[idx] - face).sum(axis=1).max()) / c_div
     f["log_half_side"] = float(np.log(hs))
     f["polarity"] = pol
@@ -2165,7 +2159,7 @@ def _features(
         # each light pip's middle (the median of 9 samples within half its radius), and the cell
         # of the face it lies in (a six's columns where its pips are)
         at = (pips.xy[idx][:, None, :] + 0.5 * r[:, None, None] * _DISC[None, :, :]).reshape(-1, 2)
-        mid = np.median(_sample(gray, at[:, 0], at[:, 1]).reshape(n, 9), axis=1)
+        mid = median(_sample(gray, at[:, 0], at[:, 1]).reshape(n, 9), axis=1)
         cell = np.argmin(np.linalg.norm(local[idx][:, None] - grid[None], axis=2), axis=1)
         f["glint_pip"] = float(glint_made(cell.tolist(), (mid >= CLIPPED).tolist()))
     pipness = (g - face_g) * pol / c_div
@@ -2189,7 +2183,7 @@ def _features(
             # grey dot in a clipped halo): glare
             hid = list(HIDEABLE[value])
             ring = (cells[hid][:, None, :] + 1.5 * rmed * _DISC[None, 1:, :]).reshape(-1, 2)
-            halo = np.median(_sample(gray, ring[:, 0], ring[:, 1]).reshape(len(hid), 8), axis=1)
+            halo = median(_sample(gray, ring[:, 0], ring[:, 1]).reshape(len(hid), 8), axis=1)
             glared = (g[hid] >= CLIPPED).any() or (halo >= CLIPPED).any()
             f["pip_glared"] = float(face_g < CLIPPED and bool(glared))
             f["empty_cells_mean"] = float(empt.mean())

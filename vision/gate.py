@@ -44,6 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.median import median
 from vision.model import MODELS_DIR
 
 log = logging.getLogger(__name__)
@@ -101,7 +102,7 @@ def size_outliers(log_size: np.ndarray, values: np.ndarray, p: np.ndarray) -> np
     ref = (p >= SIZE_REFERENCE_P) & (values >= 2)
     if not ref.any():
         return np.zeros(len(p), bool)
-    out = np.abs(log_size - np.median(log_size[ref])) > np.log(SIZE_FACTOR)
+    out = np.abs(log_size - median(log_size[ref])) > np.log(SIZE_FACTOR)
     # An even number of references whose two middle ones disagree gives no size: the median lies
     # between two groups, and a phantom three times the size of the die beside it (the dark side
     # faces of two dice taken for a two's pips, gate p 0.94) was within the factor of it, and so

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.faces import SIX_COLUMNS
+from vision.median import median
 
 #: A die is compared with the others only when at least this many other dice are in the image.
 MIN_NEIGHBOURS = 2
@@ -478,7 +479,7 @@ def surface_flags(
     seed = int(np.argmax(same.sum(axis=1)))
     group = same[seed]
     if group.sum() * 2 > n:
-        ref = np.median(col[group], axis=0)
+        ref = median(col[group], axis=0)
     else:
         ref = _centre_colour(blurred, faces)
         if ref is None or not (np.linalg.norm(col - ref, axis=1) <= SURFACE_SAME_LAB).any():
@@ -490,7 +491,7 @@ def surface_flags(
     if not on or len(on) == n:  # nothing to measure a gap from, or no face off the surface
         return out
     sure = [k for k in on if trusted is not None and trusted[k]] or on
-    half = float(np.median([faces[k].half_side for k in sure]))
+    half = float(median([faces[k].half_side for k in sure]))
     for i in range(n):
         if out[i]:
             gap = min(np.hypot(faces[i].center[0] - faces[k].center[0],

@@ -45,6 +45,7 @@ from vision.gate import (
     size_disagreements,
     size_outliers,
 )
+from vision.median import median
 from vision.model import DiceModel, default_model
 from vision.pips import MAX_PIPS, Pips, find_blobs
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
@@ -108,13 +109,13 @@ def candidates(
     faces = group_pips(work, gray, pips)
     # A one-pip face has no layout to measure its size: take the die size from the other dice.
     multi = [
-        f.half_side / float(np.median(pips.radius[f.pips]))
+        f.half_side / float(median(pips.radius[f.pips]))
         for f in faces
         if f.value is not None and f.value >= 2
     ]
     ratio = None
     if multi:
-        ratio = float(np.median(multi))
+        ratio = float(median(multi))
         faces = [
             one_pip_size(f, ratio * float(pips.radius[f.pips[0]])) if len(f.pips) == 1 else f
             for f in faces
@@ -130,7 +131,7 @@ def candidates(
     # two or three pips may be a die's side face, or pips of two dice, of any size.
     ref = [f for f in faces if f.value is not None and f.value >= ONE_SIZE_MIN_PIPS]
     sizes = np.array([f.half_side for f in ref], float)
-    radii = np.array([float(np.median(pips.radius[f.pips])) for f in ref], float)
+    radii = np.array([float(median(pips.radius[f.pips])) for f in ref], float)
     colours = np.array([ring_lab(pips, f.pips) for f in ref], float).reshape(-1, 3)
     polarity = np.array([pips.polarity[f.pips[0]] for f in ref])
     size_one = None  # with no such faces, a one keeps the ratio's size
@@ -450,7 +451,7 @@ def read(
         # Half-sides at least the throw's typical die's: a face that lost pips there is smaller.
         half = np.array([f.half_side for f in faces])
         multi = [f.half_side for f in faces if f.value is not None and f.value >= 2]
-        reach = IGNORED_REACH * np.maximum(half, np.median(multi) if multi else 0.0)
+        reach = IGNORED_REACH * np.maximum(half, median(multi) if multi else 0.0)
         near_ignored = geometry.polygon_distances([f.center for f in faces], ignore, scale) > -reach
     use_gate = gate is not None and accept is None
     if use_gate:
@@ -598,7 +599,7 @@ def read(
     info = {
         "scale": scale,
         "candidates": len(faces),
-        "die_size_px": float(np.median([f.half_side * 2 * inv for f in kept])) if kept else None,
+        "die_size_px": float(median([f.half_side * 2 * inv for f in kept])) if kept else None,
         "area": None if poly is None else (np.asarray(poly) * inv).round(1).tolist(),
         "steps_ms": steps,
     }

@@ -15,6 +15,8 @@ import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
+from vision.median import median
+
 #: Neighbourhood size (px, odd) of the adaptive threshold at each level of an image pyramid. A pip
 #: is found best when the block is 2-4 pip diameters: 13 px suits pips of 3-7 px, and each
 #: pyramid level doubles that, so five levels cover pips of about 3-110 px at the working scale.
@@ -400,8 +402,8 @@ def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: flo
 
     gin = sample(gray, ix, iy)
     gout = sample(gray, ox, oy)
-    pin = np.median(gin, axis=1)
-    pout = np.median(gout, axis=1)
+    pin = median(gin, axis=1)
+    pout = median(gout, axis=1)
     pol = a[:, 6]
     contrast = (pin - pout) * pol
     # The rest is measured only for the blobs kept (on a textured table most are not).
@@ -411,7 +413,7 @@ def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: flo
     # A pip is plain inside; a whole small die found as one blob has its pips inside it.
     inner_std = gin.std(axis=1)
     ring = sample(bgr, ox[ok], oy[ok]).reshape(len(a), ox.shape[1], 3)
-    ring = np.median(ring, axis=1)
+    ring = median(ring, axis=1)
     return Pips(
         xy=a[:, :2].copy(),
         radius=a[:, 2].copy(),
