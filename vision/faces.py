@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
-from vision.median import median
+from vision.numeric import median, pixel_index
 from vision.pips import CONTAINER_RADIUS_RATIO, Pips, ball_pairs
 
 #: Pip centre offset from the face centre, as a fraction of the half-side (16 mm die: 4.5 / 8).
@@ -269,8 +269,8 @@ def _path_on_face(image, gray, pips: Pips, ii, jj, through_pips: bool = True) ->
     p0, p1 = pips.xy[ii], pips.xy[jj]
     x = p0[:, 0:1] + (p1[:, 0:1] - p0[:, 0:1]) * t
     y = p0[:, 1:2] + (p1[:, 1:2] - p0[:, 1:2]) * t
-    xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
+    xi = pixel_index(x, w)
+    yi = pixel_index(y, h)
     g = gray[yi, xi].astype(np.float32)
     col = image[yi, xi].astype(np.float32)
     dist = np.hypot(p1[:, 0] - p0[:, 0], p1[:, 1] - p0[:, 1])[:, None] * t
@@ -1202,8 +1202,8 @@ def one_beyond(
 
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     h, w = img.shape[:2]
-    xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
+    xi = pixel_index(x, w)
+    yi = pixel_index(y, h)
     return img[yi, xi].astype(np.float32)
 
 
@@ -2146,8 +2146,8 @@ def _features(
     pts_out = (_EDGE * 1.25) @ frame.T + centre
     pts = np.concatenate([pts_cells, pts_ring, pts_in, pts_out])
     h, w = gray.shape
-    xi = np.clip(np.rint(pts[:, 0]).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.rint(pts[:, 1]).astype(np.int32), 0, h - 1)
+    xi = pixel_index(pts[:, 0], w)
+    yi = pixel_index(pts[:, 1], h)
     g_all = gray[yi, xi].astype(np.float32)
     n_c, n_r = len(pts_cells), len(pts_ring)
     g = np.sort(g_all[:n_c].reshape(9, 9), axis=1)[:, 4]

@@ -44,8 +44,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.median import median
 from vision.model import MODELS_DIR
+from vision.numeric import median
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.faces import SIX_COLUMNS
-from vision.median import median
+from vision.numeric import median
 
 #: A die is compared with the others only when at least this many other dice are in the image.
 MIN_NEIGHBOURS = 2

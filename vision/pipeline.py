@@ -45,8 +45,8 @@ from vision.gate import (
     size_disagreements,
     size_outliers,
 )
-from vision.median import median
 from vision.model import DiceModel, default_model
+from vision.numeric import median
 from vision.pips import MAX_PIPS, Pips, find_blobs
 from vision.reading import COCKED, OFF_TABLE, UNCERTAIN, Die, Reading
 
@@ -132,14 +132,16 @@ def candidates(
     ref = [f for f in faces if f.value is not None and f.value >= ONE_SIZE_MIN_PIPS]
     sizes = np.array([f.half_side for f in ref], float)
     radii = np.array([float(median(pips.radius[f.pips])) for f in ref], float)
-    colours = np.array([ring_lab(pips, f.pips) for f in ref], float).reshape(-1, 3)
     polarity = np.array([pips.polarity[f.pips[0]] for f in ref])
     size_one = None  # with no such faces, a one keeps the ratio's size
     if ratio is not None and len(sizes):
+        colours = []  # the faces' ring colours, taken when the first one is sized
 
         def size_one(k: int) -> float:  # the one whose pip is pips' k-th
+            if not len(colours):
+                colours.extend(ring_lab(pips, f.pips) for f in ref)
             return one_half_side(float(pips.radius[k]), ratio, sizes, radii, ring_lab(pips, [k]),
-                                 colours, pips.polarity[k], polarity)
+                                 np.array(colours, float), pips.polarity[k], polarity)
 
         faces = [one_pip_size(f, size_one(f.pips[0])) if len(f.pips) == 1 else f for f in faces]
     # the pips of faces that lost, in no face kept: each a one where no face kept reaches

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
-from vision.median import median
+from vision.numeric import median, pixel_index
 
 #: Neighbourhood size (px, odd) of the adaptive threshold at each level of an image pyramid. A pip
 #: is found best when the block is 2-4 pip diameters: 13 px suits pips of 3-7 px, and each
@@ -396,8 +396,8 @@ def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: flo
     oy = np.concatenate([cy + r * s * sina[None, :] for s in (1.5, 1.9)], axis=1)
 
     def sample(img, x, y):
-        xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
-        yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
+        xi = pixel_index(x, w)
+        yi = pixel_index(y, h)
         return img[yi, xi].astype(np.float32)
 
     gin = sample(gray, ix, iy)

@@ -1,9 +1,9 @@
-"""vision.median.median against numpy.median: the same values and dtypes, NaN included."""
+"""vision.numeric against numpy: the same values and dtypes (medians with NaN included)."""
 
 import numpy as np
 import pytest
 
-from vision.median import median
+from vision.numeric import median, pixel_index
 
 
 def _same(got, want):
@@ -50,3 +50,13 @@ def test_empty_and_non_numeric_input_is_left_to_numpy():
     with pytest.warns(RuntimeWarning):
         assert np.isnan(median(np.array([], np.float64)))
     _same(median(np.array([True, False, True])), np.median(np.array([True, False, True])))
+
+
+@pytest.mark.parametrize("size", [1, 2, 10, 1280])
+def test_a_pixel_index_is_numpys_clipped_nearest_pixel(size):
+    rng = np.random.default_rng(size)
+    for dtype in (np.float32, np.float64):
+        coord = (rng.random((7, 15)) * (size + 20) - 10).astype(dtype)
+        coord[0, :3] = (-0.5, size - 0.5, size - 1.5)  # halves round to even, as numpy.rint does
+        want = np.clip(np.rint(coord).astype(np.int32), 0, size - 1)
+        _same(pixel_index(coord, size), want)
