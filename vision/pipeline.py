@@ -518,6 +518,13 @@ def read(
     else:
         poly = geometry.find_playing_area(work, gray)
     off = geometry.off_table_flags(kept, poly, given=area is not None)
+    # A found area may be a poster's or a cloth's outline, with specks of its print outside it
+    # (a given one is the user's word): it sends back only the faces whose values the reader is
+    # sure of so far; any other face outside it asks instead.
+    beyond_found = []
+    if area is None and trusted is not None:
+        beyond_found = [i for i, o, t in zip(solid, off, trusted, strict=True) if o and not t]
+        off = [bool(o and t) for o, t in zip(off, trusted, strict=True)]
     # Faces the die model doubts but does not rule out are reported as possible dice that ask
     # (POSSIBLE_DIE, and a die alone: _outlined): never accepted, never flagged cocked or off the
     # table, left out of the table's plane and the playing area, and not looked for off the
@@ -540,7 +547,7 @@ def read(
     clock("flags")
     # The faces that must ask, whatever their p: maybe a dot of a patterned cloth, and...
     doubt = np.isin(np.arange(len(faces)), list(possible))
-    ask = np.isin(np.arange(len(faces)), list(dotted)) | doubt | near_ignored
+    ask = np.isin(np.arange(len(faces)), list(dotted) + beyond_found) | doubt | near_ignored
     if use_gate:
         # A one, by the ones' gate, beside a twin of its set among the dice accepted with no flag
         # (vision.gate.twinned), or on a body of its own (vision.faces.one_body).
