@@ -614,7 +614,7 @@ def read(
     }
     if trace is not None:
         trace.update(_trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off,
-                            set(reported) - glints, feats, near_ignored, ask))
+                            set(reported) - glints, feats, near_ignored, ask, beyond_found))
         if use_gate:
             trace.update(by_gate=by_gate, trees=trees, by_crops=by_crops, size_outlier=outliers,
                          size_disagrees=disagree, frame_rows=unframed, one_ok=one_ok & is_one,
@@ -625,11 +625,12 @@ def read(
 
 
 def _trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off, reported, feats,
-           near_ignored, ask) -> dict:
+           near_ignored, ask, beyond_found) -> dict:
     """``read``'s ``trace``: for each candidate face, in ``faces``' order, its centre (image
     pixels), layout value and p(die), and whether it is kept by the die model, a patterned cloth's
-    dot, a possible die, flagged cocked or off the table, reported, near an ignored region, made
-    to ask, and which of the refusals (vision.gate.REFUSALS) hold for it; with the gate also
+    dot, a possible die, flagged cocked or off the table, outside a playing area ``read`` found
+    without being sure of its value (``beyond_found``: it asks), reported, near an ignored region,
+    made to ask, and which of the refusals (vision.gate.REFUSALS) hold for it; with the gate also
     ``by_gate``, ``trees``, ``by_crops``, ``size_outlier``, ``size_disagrees``, ``frame_rows``,
     ``one_ok`` and ``accepted``, each a bool per face."""
     n = len(faces)
@@ -650,6 +651,7 @@ def _trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off, repo
         "possible": mask(possible),
         "cocked": mask(i for i, c in cocked.items() if c),
         "off_table": mask(i for i, o in off.items() if o),
+        "beyond_found": mask(beyond_found),
         "reported": mask(reported),
         "near_ignored": np.asarray(near_ignored, bool),
         "asks": np.asarray(ask, bool),

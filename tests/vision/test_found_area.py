@@ -2,9 +2,10 @@
 not sure of outside such an area asks instead (a found area may be a poster's outline, with
 specks of its print outside it). An area the user gave sends back every face outside it.
 
-On a real photo, kamilpiechowiak-44.jpg (five dice accepted, two lone pips that ask), with the
-found area set by hand (``geometry.find_playing_area`` replaced), so the test hangs on which
-faces lie outside it, not on what the finder makes of this photo."""
+On real photos, kamilpiechowiak-44.jpg (five dice accepted, two lone pips that ask) and
+matteop65-six_52.jpg (a one the ones' gate accepts, later than the found area is judged), with
+the found area set by hand (``geometry.find_playing_area`` replaced), so the tests hang on which
+faces lie outside it, not on what the finder makes of these photos."""
 
 from __future__ import annotations
 
@@ -19,8 +20,11 @@ from vision.pipeline import read
 from vision.reading import OFF_TABLE, UNCERTAIN
 
 PHOTO = Path(__file__).resolve().parents[2] / "sample_images" / "kamilpiechowiak-44.jpg"
-#: the lone pips that ask (the left one near the photo's edge) and the accepted 3 at the left
-LEFT_ONE, MIDDLE_ONE, LEFT_THREE = (11, 120), (559, 232), (288, 363)
+#: a lone pip that asks (near the photo's left edge) and the accepted 3 at the left
+LEFT_ONE, LEFT_THREE = (11, 120), (288, 363)
+#: matteop65-six_52: a one the ones' gate accepts, left of the other four dice
+SIX_52 = PHOTO.parent / "matteop65-six_52.jpg"
+GATED_ONE = (200, 168)
 
 
 def _from_x(share: float):
@@ -78,3 +82,22 @@ def test_a_given_area_sends_back_every_face_outside_it(photo):
     reading = read(photo, area=[(0.1 * w, 0), (w, 0), (w, h), (0.1 * w, h)])
     assert OFF_TABLE in _die(reading, LEFT_ONE).flags
     assert reading.rethrow
+
+
+def test_a_one_the_gate_would_accept_outside_a_found_area_asks(monkeypatch):
+    # the ones' gate comes after the area is judged: a one outside a found area must not then be
+    # accepted with no flag (neither sent back, as it is not sure yet, nor taken)
+    img = cv2.imread(str(SIX_52))
+    assert img is not None
+    plain = read(img)
+    assert _die(plain, GATED_ONE).flags == () and 1 in plain.values
+    monkeypatch.setattr(pipeline.geometry, "find_playing_area", _from_x(0.4))
+    t: dict = {}
+    reading = read(img, trace=t)
+    one = _die(reading, GATED_ONE)
+    assert one.flags == (UNCERTAIN,)
+    assert reading.values == [2, 3, 4, 5] and not reading.rethrow
+    # the trace says why it asks
+    at = int(np.argmin(np.hypot(*(t["centre"] - np.asarray(GATED_ONE)).T)))
+    assert t["beyond_found"][at] and t["asks"][at] and not t["off_table"][at]
+    assert t["beyond_found"].sum() == 1  # the four dice inside the area are not
