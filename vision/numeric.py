@@ -27,9 +27,11 @@ def median(a, axis: int | None = None):
     [3.0, 2.0]
     """
     a = np.asarray(a)
-    if a.dtype.kind not in "fiu" or a.size == 0:
-        return np.median(a, axis=axis)  # numpy's own answer (and warning) for the rare cases
-    if axis is None or a.ndim == 1:  # the common case, by plain indexing
+    if a.dtype.kind not in "fiu" or a.size == 0 or a.dtype == np.float16:
+        # numpy's own answer (and warning) for the rare cases: no values, booleans, and halves,
+        # whose mean numpy takes in float32
+        return np.median(a, axis=axis)
+    if axis is None or (a.ndim == 1 and axis in (0, -1)):  # the common case, by plain indexing
         s = np.sort(a, axis=None)  # NaNs sort last
         n = len(s)
         if s.dtype.kind == "f" and s[n - 1] != s[n - 1]:
@@ -37,14 +39,13 @@ def median(a, axis: int | None = None):
         if s.dtype.kind != "f":
             s = s.astype(np.float64)  # numpy's median of integers is a float64
         if n % 2:
-            return s[n // 2]
+            return s[n // 2] + 0.0  # -0.0 as +0.0, as numpy's mean of one value gives it
         return (s[n // 2 - 1] + s[n // 2]) / 2  # in the array's dtype, as numpy's mean of two
     s = np.sort(a, axis=axis)  # NaNs sort last
     n = s.shape[axis]
     if n % 2:
         mid = np.take(s, n // 2, axis=axis)
-        if a.dtype.kind != "f":
-            mid = mid.astype(np.float64)
+        mid = mid + 0.0 if a.dtype.kind == "f" else mid.astype(np.float64)
     else:
         mid = np.mean(np.take(s, [n // 2 - 1, n // 2], axis=axis), axis=axis)
     if a.dtype.kind == "f":

@@ -46,6 +46,20 @@ def test_a_nan_among_the_values_gives_nan_as_numpy_does():
     _same(median(rows, axis=0), np.median(rows, axis=0))
 
 
+def test_the_rare_cases_are_numpys_too():
+    # a middle -0.0 (numpy's mean of one value gives +0.0), float16 (numpy averages halves in
+    # float32), and an axis the array does not have
+    for a in ([0.0, -0.0, 1.0], [[-0.0, 5.0, -1.0]], np.array([-0.0, 3.0, -2.0], np.float32)):
+        a = np.asarray(a)
+        _same(median(a), np.median(a))
+        _same(median(a, axis=-1), np.median(a, axis=-1))
+        assert not np.signbit(median(a))
+    half = np.array([65504, 65504], np.float16)
+    _same(median(half), np.median(half))
+    with pytest.raises(np.exceptions.AxisError):
+        median(np.array([1.0, 2.0, 3.0]), axis=1)
+
+
 def test_empty_and_non_numeric_input_is_left_to_numpy():
     with pytest.warns(RuntimeWarning):
         assert np.isnan(median(np.array([], np.float64)))
