@@ -513,6 +513,12 @@ def read(
     else:
         trusted = (ok if use_gate else (p_val >= thr_accept) & ~is_one)[solid]
     cocked = geometry.cocked_flags(kept, (work.shape[1], work.shape[0]), trusted=trusted)
+    # The shape of a face the reader is not sure of (a misread, a speck, a numeral's loop) says
+    # little of how a die lies: the cocked flag sends back only the faces whose values it is sure
+    # of so far; any other face it judges cocked asks instead (never accepted, ones included).
+    unsure_cocked: list[int] = []
+    if trusted is not None:
+        cocked, unsure_cocked = _sure_only(cocked, solid, trusted)
     if area is not None:
         poly = np.asarray(area, np.float64).reshape(-1, 2) * scale
     else:
@@ -521,10 +527,9 @@ def read(
     # A found area may be a poster's or a cloth's outline, with specks of its print outside it
     # (a given one is the user's word): it sends back only the faces whose values the reader is
     # sure of so far; any other face outside it asks instead.
-    beyond_found = []
+    beyond_found: list[int] = []
     if area is None and trusted is not None:
-        beyond_found = [i for i, o, t in zip(solid, off, trusted, strict=True) if o and not t]
-        off = [bool(o and t) for o, t in zip(off, trusted, strict=True)]
+        off, beyond_found = _sure_only(off, solid, trusted)
     # Faces the die model doubts but does not rule out are reported as possible dice that ask
     # (POSSIBLE_DIE, and a die alone: _outlined): never accepted, never flagged cocked or off the
     # table, left out of the table's plane and the playing area, and not looked for off the
@@ -547,7 +552,8 @@ def read(
     clock("flags")
     # The faces that must ask, whatever their p: maybe a dot of a patterned cloth, and...
     doubt = np.isin(np.arange(len(faces)), list(possible))
-    ask = np.isin(np.arange(len(faces)), list(dotted) + beyond_found) | doubt | near_ignored
+    ask = np.isin(np.arange(len(faces)), list(dotted) + beyond_found + unsure_cocked)
+    ask |= doubt | near_ignored
     if use_gate:
         # A one, by the ones' gate, beside a twin of its set among the dice accepted with no flag
         # (vision.gate.twinned), or on a body of its own (vision.faces.one_body).
@@ -614,7 +620,8 @@ def read(
     }
     if trace is not None:
         trace.update(_trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off,
-                            set(reported) - glints, feats, near_ignored, ask, beyond_found))
+                            set(reported) - glints, feats, near_ignored, ask, beyond_found,
+                            unsure_cocked))
         if use_gate:
             trace.update(by_gate=by_gate, trees=trees, by_crops=by_crops, size_outlier=outliers,
                          size_disagrees=disagree, frame_rows=unframed, one_ok=one_ok & is_one,
@@ -625,12 +632,13 @@ def read(
 
 
 def _trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off, reported, feats,
-           near_ignored, ask, beyond_found) -> dict:
+           near_ignored, ask, beyond_found, unsure_cocked) -> dict:
     """``read``'s ``trace``: for each candidate face, in ``faces``' order, its centre (image
     pixels), layout value and p(die), and whether it is kept by the die model, a patterned cloth's
-    dot, a possible die, flagged cocked or off the table, outside a playing area ``read`` found
-    without being sure of its value (``beyond_found``: it asks), reported, near an ignored region,
-    made to ask, and which of the refusals (vision.gate.REFUSALS) hold for it; with the gate also
+    dot, a possible die, flagged cocked or off the table, judged cocked or outside a playing area
+    ``read`` found without being sure of its value (``unsure_cocked``, ``beyond_found``: it asks),
+    reported, near an ignored region, made to ask, and which of the refusals
+    (vision.gate.REFUSALS) hold for it; with the gate also
     ``by_gate``, ``trees``, ``by_crops``, ``size_outlier``, ``size_disagrees``, ``frame_rows``,
     ``one_ok`` and ``accepted``, each a bool per face."""
     n = len(faces)
@@ -651,6 +659,7 @@ def _trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off, repo
         "possible": mask(possible),
         "cocked": mask(i for i, c in cocked.items() if c),
         "off_table": mask(i for i, o in off.items() if o),
+        "unsure_cocked": mask(unsure_cocked),
         "beyond_found": mask(beyond_found),
         "reported": mask(reported),
         "near_ignored": np.asarray(near_ignored, bool),
@@ -658,6 +667,15 @@ def _trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off, repo
         "refusals": [[name for name, v in zip(REFUSALS, row, strict=True) if v > 0]
                      for row in rules],
     }
+
+
+def _sure_only(flags: list[bool], solid: list[int], trusted: np.ndarray
+               ) -> tuple[list[bool], list[int]]:
+    """A must-rethrow flag (``flags``, one per face of ``solid``, indices into the candidates)
+    kept for the ``trusted`` faces alone: the flags kept, and the candidates it was raised on
+    without trust, which ask instead."""
+    unsure = [i for i, f, t in zip(solid, flags, trusted, strict=True) if f and not t]
+    return [bool(f and t) for f, t in zip(flags, trusted, strict=True)], unsure
 
 
 def frame_ones(work: np.ndarray, faces: list[FaceCandidate], feats: list[dict], sure, ones

@@ -73,8 +73,8 @@ def test_why_lost_gives_the_first_reason_in_reads_order():
     no = np.zeros(1, bool)
     yes = np.ones(1, bool)
     t = {"value": [3], "kept": yes, "possible": no, "dotted": no, "cocked": no,
-         "off_table": no, "beyond_found": no, "near_ignored": no, "accepted": no,
-         "refusals": [["pip_glared"]],
+         "off_table": no, "unsure_cocked": no, "beyond_found": no, "near_ignored": no,
+         "accepted": no, "refusals": [["pip_glared"]],
          "size_outlier": no, "by_gate": no, "trees": no, "by_crops": no,
          "size_disagrees": no, "frame_rows": no}
     assert W.reason(3, Die(3), True, t, 0) == "read right"
@@ -83,6 +83,7 @@ def test_why_lost_gives_the_first_reason_in_reads_order():
     assert W.reason(4, Die(3, ("uncertain",)), False, t, 0) == "the layout's value wrong"
     assert W.reason(3, Die(3, ("uncertain",)), True, t, 0) == "refused: pip_glared"
     assert W.reason(3, None, False, dict(t, cocked=yes), 0) == "flagged cocked"
+    assert W.reason(3, None, False, dict(t, unsure_cocked=yes), 0) == "unsure, judged cocked"
     assert W.reason(3, None, False, dict(t, beyond_found=yes), 0) == (
         "unsure, outside a playing area found")
     assert W.reason(3, None, False, dict(t, kept=no), 0) == "dropped by the die model"
