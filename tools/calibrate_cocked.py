@@ -18,7 +18,9 @@ chosen ones once copied there) and with the ones just chosen.
 Recall is given over all labelled cocked dice and over those the reader found at all (a die
 that is not found cannot be flagged); false flags over all flat, on-table labelled dice (on
 photos: over the dice the reader found, in photos whose label says nothing must be thrown
-again).
+again). A face counts as flagged only when the reader can flag it: when its value is trusted so
+far (``read`` sends back only such faces as cocked; any other face the test judges leaning asks
+instead, seventy-first pass).
 """
 
 from __future__ import annotations
@@ -59,18 +61,24 @@ class Die:
     score: float  # deviation (NaN: not found or too few dice)
     from_frame: bool
     tilt: float
+    trusted: bool = True  # its value trusted when the test ran: only then can it be flagged
 
 
-def _deviations(image, capture: dict) -> tuple[list[Box], np.ndarray, np.ndarray, float]:
+def _deviations(
+    image, capture: dict
+) -> tuple[list[Box], np.ndarray, np.ndarray, np.ndarray, float]:
     """Read ``image``; the faces the cocked test judged (boxes in the image's pixels), their
-    deviations and shape sources, and the ms that test took."""
+    deviations, shape sources and whether each was trusted (so could be flagged), and the ms that
+    test took."""
     reading = pipeline.read(image)
     faces, size, kw = capture["faces"], capture["size"], capture["kw"]
+    trusted = kw.get("trusted")
     t0 = time.perf_counter()
-    dev, from_frame = geometry.cocked_scores(faces, size, kw.get("trusted"))
+    dev, from_frame = geometry.cocked_scores(faces, size, trusted)
     ms = (time.perf_counter() - t0) * 1000
     k = reading.info["scale"]
-    return [Box(*(v / k for v in fc.box())) for fc in faces], dev, from_frame, ms
+    trusted = np.ones(len(faces), bool) if trusted is None else np.asarray(trusted, bool)
+    return [Box(*(v / k for v in fc.box())) for fc in faces], dev, from_frame, trusted, ms
 
 
 class _Capture:
@@ -103,7 +111,7 @@ def collect(folder: Path, desc: str) -> tuple[list[Die], list[float]]:
             image = cv2.imread(str(folder / label["image"]))
             if image is None:  # still being written
                 continue
-            boxes, dev, from_frame, t = _deviations(image, seen)
+            boxes, dev, from_frame, trusted, t = _deviations(image, seen)
             ms.append(t)
             pairs = dict(match([Box(*d["box"]) for d in label["dice"]], boxes))
             for i, d in enumerate(label["dice"]):
@@ -115,6 +123,7 @@ def collect(folder: Path, desc: str) -> tuple[list[Die], list[float]]:
                     score=float(dev[j]) if j is not None else float("nan"),
                     from_frame=bool(from_frame[j]) if j is not None else False,
                     tilt=float(d["tilt_deg"]),
+                    trusted=bool(trusted[j]) if j is not None else False,
                 ))
     return dice, ms
 
@@ -131,16 +140,19 @@ def collect_photos(name: str) -> list[Die]:
             image = cv2.imread(str(s.image))
             if image is None:
                 continue
-            boxes, dev, from_frame, _ = _deviations(image, seen)
+            boxes, dev, from_frame, trusted, _ = _deviations(image, seen)
             for _, j in match([d.box for d in s.dice], boxes):
-                dice.append(Die(False, True, True, float(dev[j]), bool(from_frame[j]), 0.0))
+                dice.append(Die(False, True, True, float(dev[j]), bool(from_frame[j]), 0.0,
+                                bool(trusted[j])))
     return dice
 
 
 def flagged(dice: list[Die], thr_frame: float, thr_pip: float) -> np.ndarray:
+    """Which dice the reader would flag cocked at these thresholds: over the threshold, and
+    trusted (``read`` sends back no other face as cocked)."""
     s = np.array([d.score for d in dice])
     thr = np.where([d.from_frame for d in dice], thr_frame, thr_pip)
-    return np.nan_to_num(s, nan=-1.0) > thr
+    return (np.nan_to_num(s, nan=-1.0) > thr) & np.array([d.trusted for d in dice], bool)
 
 
 def figures(dice: list[Die], thr_frame: float, thr_pip: float) -> dict:
