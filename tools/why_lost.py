@@ -8,11 +8,12 @@ candidate face whose centre lies within :data:`NEAR` of the box's side of the bo
 is *read right* when its reported die reads it with no flag (as ``make eval``'s recall counts);
 *accepted wrong* when that die has no flag and does not; else the face tells why: not found at all;
 the layout's value wrong; dropped by the die model; a possible die, a patterned cloth's dot,
-flagged cocked or off the table, unsure and judged cocked or outside a playing area ``read``
-found, near an ignored region; a one refused by a rule or guard, or left by the ones' gate; a
-face refused by a rule or guard (its refusals listed), of another size than the throw's dice;
-not sure (neither the gate, the trees nor the crop reader accept it); its size against the
-accepted dice, or a pip with no die's outline around it (``frame_rows``).
+flagged cocked or off the table, near an ignored region; accepted only by the ones' gate but
+judged cocked or outside a playing area ``read`` found before it was (it asks); a one refused by
+a rule or guard, or left by the ones' gate; a face refused by a rule or guard (its refusals
+listed), of another size than the throw's dice; not sure (neither the gate, the trees nor the
+crop reader accept it); its size against the accepted dice, or a pip with no die's outline
+around it (``frame_rows``).
 
     python tools/why_lost.py                              # bartekbanachowicz and fudw
     python tools/why_lost.py --folders nell-byler,matteop65
@@ -60,11 +61,17 @@ def reason(truth: int, rep, right: bool, t: dict, i: int | None) -> str:
         return "dropped by the die model"
     for key, why in (("possible", "a possible die"), ("dotted", "a patterned cloth's dot"),
                      ("cocked", "flagged cocked"), ("off_table", "flagged off the table"),
-                     ("unsure_cocked", "unsure, judged cocked"),
-                     ("beyond_found", "unsure, outside a playing area found"),
                      ("near_ignored", "near an ignored region")):
         if t[key][i]:
             return why
+    # A face accepted in the end (a one by the ones' gate) that asks all the same: judged cocked,
+    # or outside a playing area read found, when its value was not yet sure. (Any other face so
+    # judged asks already for the reasons below, which say why better.)
+    if "accepted" in t and t["accepted"][i]:
+        for key, why in (("unsure_cocked", "accepted late, judged cocked"),
+                         ("beyond_found", "accepted late, outside a playing area found")):
+            if t[key][i]:
+                return why
     if "accepted" not in t:
         return "asks (no gate)"
     if truth == 1:

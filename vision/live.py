@@ -221,8 +221,9 @@ def fuse(readings: Sequence[Reading], params: LiveParams = LiveParams()) -> Read
     with two different values is flagged uncertain, as is one below ``min_confidence``, and one
     that some frame reported as a possible die (``Die.possible``); it stays possible unless the
     frames that report it as a die reach ``min_presence`` on their own. The
-    cocked and off-table flags are carried when most frames that found the die set them. Box and
-    centre are the medians.
+    cocked and off-table flags are carried when most frames that found the die set them; a die
+    that at least half of them flag somehow, with neither carried, asks. Box and centre are the
+    medians.
     """
     if not readings:
         raise ValueError("fuse needs at least one reading")
@@ -266,12 +267,18 @@ def fuse(readings: Sequence[Reading], params: LiveParams = LiveParams()) -> Read
         # stays possible unless the frames that report it as a die are enough on their own, and
         # it is never accepted.
         possible = sum(not d.possible for d in group) < params.min_presence * n
+        # A die that at least half the frames flag somehow (cocked, off the table, uncertain),
+        # with no one flag carried, is not accepted either: it asks. (A frame that judged it
+        # cocked and one unsure of its value, which read() reports with no cocked flag, fused
+        # to a die accepted with no flag.)
+        mixed = not flags and sum(bool(d.flags) for d in group) * 2 >= len(group)
         unsure = (
             len(votes) > 1
             or value is None
             or confidence < params.min_confidence
             or sum(UNCERTAIN in d.flags for d in group) * 2 > len(group)
             or any(d.possible for d in group)
+            or mixed
         )
         if unsure:
             flags.append(UNCERTAIN)

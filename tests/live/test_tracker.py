@@ -228,6 +228,22 @@ def test_fuse_drops_a_die_seen_once_and_keeps_majority_flags():
     assert f.rethrow
 
 
+def test_fuse_never_accepts_a_die_most_frames_flag_in_different_ways():
+    # (A review's cases.) read() reports a face it is unsure of and judges leaning as uncertain
+    # alone, not cocked: a frame that sends the die back and one that asks about it must not
+    # fuse into a die accepted with no flag
+    cocked, unsure = die(3, 100, 100, flags=(COCKED,)), die(3, 100, 100, conf=0.6,
+                                                             flags=(UNCERTAIN,))
+    for frames in ([cocked, unsure], [cocked, unsure, die(3, 100, 100)],
+                   [die(3, 100, 100, flags=(OFF_TABLE,)), die(3, 100, 100)]):
+        f = fuse([reading(d) for d in frames])
+        assert len(f.dice) == 1 and f.dice[0].flags, frames
+        assert f.values == [] and (f.needs_confirmation or f.rethrow)
+    # most frames clean: accepted as before
+    f = fuse([reading(die(3, 100, 100))] * 2 + [reading(cocked)])
+    assert f.dice[0].flags == () and f.values == [3]
+
+
 def test_compare_scene():
     throw = reading(die(1, 100, 100), die(5, 200, 100), die(3, 300, 100))
     assert compare_scene(throw, None) == NEW_THROW

@@ -83,9 +83,14 @@ def test_why_lost_gives_the_first_reason_in_reads_order():
     assert W.reason(4, Die(3, ("uncertain",)), False, t, 0) == "the layout's value wrong"
     assert W.reason(3, Die(3, ("uncertain",)), True, t, 0) == "refused: pip_glared"
     assert W.reason(3, None, False, dict(t, cocked=yes), 0) == "flagged cocked"
-    assert W.reason(3, None, False, dict(t, unsure_cocked=yes), 0) == "unsure, judged cocked"
-    assert W.reason(3, None, False, dict(t, beyond_found=yes), 0) == (
-        "unsure, outside a playing area found")
+    # judged cocked or outside a found area while unsure: the reason that made it unsure is
+    # told, unless it was accepted after all (a one by the ones' gate)
+    assert W.reason(3, None, False, dict(t, unsure_cocked=yes), 0) == "refused: pip_glared"
+    late = dict(t, value=[1], refusals=[[]], accepted=yes)
+    assert W.reason(1, None, False, dict(late, unsure_cocked=yes), 0) == (
+        "accepted late, judged cocked")
+    assert W.reason(1, None, False, dict(late, beyond_found=yes), 0) == (
+        "accepted late, outside a playing area found")
     assert W.reason(3, None, False, dict(t, kept=no), 0) == "dropped by the die model"
     clear = dict(t, refusals=[[]])
     assert W.reason(3, None, False, clear, 0) == "not sure (gate, trees, crop reader)"

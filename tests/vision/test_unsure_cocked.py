@@ -52,9 +52,12 @@ def test_an_unsure_face_the_cocked_test_judges_leaning_asks_and_is_not_sent_back
     assert t["unsure_cocked"][at] and t["asks"][at] and not t["cocked"][at]
 
 
-def test_the_dice_it_is_sure_of_are_still_sent_back_and_the_unsure_faces_ask(monkeypatch):
+@pytest.mark.parametrize("accept", [None, 0.9])
+def test_the_dice_it_is_sure_of_are_still_sent_back_and_the_unsure_faces_ask(monkeypatch, accept):
+    # with a threshold given (accept), the trees alone vouch and ones are never trusted: the
+    # same rule
     _all_leaning(monkeypatch)
-    reading = read(_photo("kamilpiechowiak-44.jpg"))
+    reading = read(_photo("kamilpiechowiak-44.jpg"), accept=accept)
     sure = [d for d in reading.dice if d.value != 1]
     assert len(sure) == 5 and all(d.flags == (COCKED,) for d in sure)
     ones = [d for d in reading.dice if d.value == 1]
