@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
-from vision.numeric import median, pixel_index
+from vision.numeric import median, pixel_index, sample
 from vision.pips import CONTAINER_RADIUS_RATIO, Pips, ball_pairs
 
 #: Pip centre offset from the face centre, as a fraction of the half-side (16 mm die: 4.5 / 8).
@@ -1200,13 +1200,6 @@ def one_beyond(
     return float(hit.any())
 
 
-def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    h, w = img.shape[:2]
-    xi = pixel_index(x, w)
-    yi = pixel_index(y, h)
-    return img[yi, xi].astype(np.float32)
-
-
 #: Feature names, in the order of the vector the confidence model takes. Nearly every feature is
 #: a ratio to the pips' own size and contrast, nothing in pixels or absolute colour (the die size
 #: and the dice's colour differ from table to table). The exceptions, ``face_l``, ``face_a``,
@@ -2008,7 +2001,7 @@ def one_framed(image: np.ndarray, centre, radius: float, half_side: float, contr
     if x1 <= x0 or y1 <= y0:
         return 0.0  # the pip is nowhere near the photo
     patch = cv2.blur(image[y0:y1, x0:x1].astype(np.float32), (3, 3))
-    col = _sample(patch, x.ravel() - x0, y.ravel() - y0).reshape(FRAME_RAYS, len(rad), -1)
+    col = sample(patch, x.ravel() - x0, y.ravel() - y0).reshape(FRAME_RAYS, len(rad), -1)
     face = median(col[inside[:, 0], 0], axis=0) if inside[:, 0].any() else col[0, 0]
     dist = np.abs(col - face).sum(axis=2) / np.sqrt(3)
     leaves = dist >= max(FRAME_COLOUR * contrast, FRAME_LEVELS)
@@ -2159,7 +2152,7 @@ def _features(
         # each light pip's middle (the median of 9 samples within half its radius), and the cell
         # of the face it lies in (a six's columns where its pips are)
         at = (pips.xy[idx][:, None, :] + 0.5 * r[:, None, None] * _DISC[None, :, :]).reshape(-1, 2)
-        mid = median(_sample(gray, at[:, 0], at[:, 1]).reshape(n, 9), axis=1)
+        mid = median(sample(gray, at[:, 0], at[:, 1]).reshape(n, 9), axis=1)
         cell = np.argmin(np.linalg.norm(local[idx][:, None] - grid[None], axis=2), axis=1)
         f["glint_pip"] = float(glint_made(cell.tolist(), (mid >= CLIPPED).tolist()))
     pipness = (g - face_g) * pol / c_div
@@ -2172,7 +2165,7 @@ def _features(
             f["empty_cells_worst"] = float(np.sort(empt)[-2])
             f["empty_cells_mean"] = float(empt.mean())
             far = _RING_FAR * hs + centre
-            far_g = (_sample(gray, far[:, 0], far[:, 1]) - face_g) * pol / c_div
+            far_g = (sample(gray, far[:, 0], far[:, 1]) - face_g) * pol / c_div
             f["one_far_ring"] = float(np.sort(far_g)[-2])
         else:
             empt = pipness[~occ]
@@ -2183,7 +2176,7 @@ def _features(
             # grey dot in a clipped halo): glare
             hid = list(HIDEABLE[value])
             ring = (cells[hid][:, None, :] + 1.5 * rmed * _DISC[None, 1:, :]).reshape(-1, 2)
-            halo = median(_sample(gray, ring[:, 0], ring[:, 1]).reshape(len(hid), 8), axis=1)
+            halo = median(sample(gray, ring[:, 0], ring[:, 1]).reshape(len(hid), 8), axis=1)
             glared = (g[hid] >= CLIPPED).any() or (halo >= CLIPPED).any()
             f["pip_glared"] = float(face_g < CLIPPED and bool(glared))
             f["empty_cells_mean"] = float(empt.mean())

@@ -135,13 +135,13 @@ def candidates(
     polarity = np.array([pips.polarity[f.pips[0]] for f in ref])
     size_one = None  # with no such faces, a one keeps the ratio's size
     if ratio is not None and len(sizes):
-        colours = []  # the faces' ring colours, taken when the first one is sized
+        @lru_cache(maxsize=1)
+        def colours() -> np.ndarray:  # the faces' ring colours, taken when the first one is sized
+            return np.array([ring_lab(pips, f.pips) for f in ref], float).reshape(-1, 3)
 
         def size_one(k: int) -> float:  # the one whose pip is pips' k-th
-            if not len(colours):
-                colours.extend(ring_lab(pips, f.pips) for f in ref)
             return one_half_side(float(pips.radius[k]), ratio, sizes, radii, ring_lab(pips, [k]),
-                                 np.array(colours, float), pips.polarity[k], polarity)
+                                 colours(), pips.polarity[k], polarity)
 
         faces = [one_pip_size(f, size_one(f.pips[0])) if len(f.pips) == 1 else f for f in faces]
     # the pips of faces that lost, in no face kept: each a one where no face kept reaches

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from scipy.spatial import cKDTree
 
-from vision.numeric import median, pixel_index
+from vision.numeric import median, sample
 
 #: Neighbourhood size (px, odd) of the adaptive threshold at each level of an image pyramid. A pip
 #: is found best when the block is 2-4 pip diameters: 13 px suits pips of 3-7 px, and each
@@ -383,7 +383,6 @@ def _dedupe(p: Pips) -> np.ndarray:
 
 def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: float) -> Pips:
     """Contrast of each candidate against a ring from 1.4 to 2.0 radii around it."""
-    h, w = gray.shape
     # Sample on a fixed pattern of points relative to each blob (vectorised over blobs).
     ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     cosa, sina = np.cos(ang), np.sin(ang)
@@ -394,11 +393,6 @@ def _measure(bgr: np.ndarray, gray: np.ndarray, a: np.ndarray, min_contrast: flo
     iy = np.concatenate([cy + r * s * sina[None, :] for s in inner_r[1:]] + [cy], axis=1)
     ox = np.concatenate([cx + r * s * cosa[None, :] for s in (1.5, 1.9)], axis=1)
     oy = np.concatenate([cy + r * s * sina[None, :] for s in (1.5, 1.9)], axis=1)
-
-    def sample(img, x, y):
-        xi = pixel_index(x, w)
-        yi = pixel_index(y, h)
-        return img[yi, xi].astype(np.float32)
 
     gin = sample(gray, ix, iy)
     gout = sample(gray, ox, oy)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vision.numeric import median, pixel_index
+from vision.numeric import median, pixel_index, sample
 
 
 def _same(got, want):
@@ -74,3 +74,14 @@ def test_a_pixel_index_is_numpys_clipped_nearest_pixel(size):
         coord[0, :3] = (-0.5, size - 0.5, size - 1.5)  # halves round to even, as numpy.rint does
         want = np.clip(np.rint(coord).astype(np.int32), 0, size - 1)
         _same(pixel_index(coord, size), want)
+
+
+def test_a_sample_is_the_image_at_the_nearest_pixels_clipped_into_it():
+    img = np.arange(5 * 7 * 3, dtype=np.uint8).reshape(5, 7, 3)
+    x = np.array([[-2.0, 0.4, 3.5], [6.6, 2.5, 100.0]])
+    y = np.array([[0.0, 4.6, -1.0], [2.5, 9.0, 1.4]])
+    want = img[np.clip(np.rint(y).astype(int), 0, 4), np.clip(np.rint(x).astype(int), 0, 6)]
+    got = sample(img, x, y)
+    assert got.dtype == np.float32 and got.shape == (2, 3, 3)
+    np.testing.assert_array_equal(got, want.astype(np.float32))
+    np.testing.assert_array_equal(sample(img[:, :, 0], x, y), want[..., 0].astype(np.float32))
