@@ -7,7 +7,8 @@ Each labelled box is matched to a reported die as ``make eval`` matches them
 candidate face whose centre lies within :data:`NEAR` of the box's side of the box's centre. A die
 is *read right* when its reported die reads it with no flag (as ``make eval``'s recall counts);
 *accepted wrong* when that die has no flag and does not; else the face tells why: not found at all;
-the layout's value wrong; dropped by the die model; a possible die, a patterned cloth's dot,
+the layout's value wrong (and of those, the die found whole as one blob, its pips not found apart
+from it); dropped by the die model; a possible die, a patterned cloth's dot,
 flagged cocked or off the table, near an ignored region; accepted only by the ones' gate but
 judged cocked or outside a playing area ``read`` found before it was (it asks); a one refused by
 a rule or guard, or left by the ones' gate; a face refused by a rule or guard (its refusals
@@ -45,17 +46,27 @@ from vision.evaluate import match_labels  # noqa: E402
 #: A candidate face belongs to a labelled box when its centre is within this share of the box's
 #: longer side of the box's centre (as the crop reader's probes matched them).
 NEAR = 0.6
+#: A lone "pip" this many of the labelled box's longer side in radius, or more, is the die itself
+#: found as one blob (a square of side s is a disc of radius 0.56 s; a pip is at most about 0.12
+#: of a top face's side, a one's large pip about 0.25): its own pips were not found apart from it.
+WHOLE_DIE = 0.3
 
 
-def reason(truth: int, rep, right: bool, t: dict, i: int | None) -> str:
+def reason(truth: int, rep, right: bool, t: dict, i: int | None, side: float | None = None
+           ) -> str:
     """Why the labelled die of value ``truth`` is not read right (or "read right"): ``rep`` the
     reported die matched to it or None, ``right`` whether that die reads it
-    (:func:`vision.evaluate.reads`), ``t`` the trace, ``i`` the nearest face's index or None."""
+    (:func:`vision.evaluate.reads`), ``t`` the trace, ``i`` the nearest face's index or None,
+    ``side`` the labelled box's longer side (px): with it, a face of one "pip" of the die's own
+    size (:data:`WHOLE_DIE`) is told apart as the die found whole."""
     if rep is not None and not rep.flags:
         return "read right" if right else "accepted wrong"
     if i is None:
         return "not found"
     if t["value"][i] != truth:
+        if (side and t["value"][i] == 1 and "pip_radius" in t
+                and t["pip_radius"][i] >= WHOLE_DIE * side):
+            return "the layout's value wrong: the die found whole, as one blob"
         return "the layout's value wrong"
     if not t["kept"][i] and not t["possible"][i]:
         return "dropped by the die model"
@@ -105,8 +116,10 @@ GROUPS = (
 
 def group(why: str) -> str:
     """The group of :data:`GROUPS` a reason of :func:`reason` is drawn in."""
-    if why in ("read right", "the layout's value wrong"):
+    if why == "read right":
         return why
+    if why.startswith("the layout's value wrong"):
+        return "the layout's value wrong"
     if why.startswith("a one, refused"):
         return "a one refused by a rule or guard"
     if why == "a one, left by the ones' gate":
@@ -165,7 +178,7 @@ def folder_reasons(name: str) -> list[tuple[int, str]]:
             c, side = np.asarray(d.box.center, float), d.box.size
             dist = np.hypot(*(centres - c).T) if len(centres) else np.zeros(0)
             i = int(np.argmin(dist)) if len(dist) and dist.min() < NEAR * side else None
-            out.append((d.value, reason(d.value, rep, right, t, i)))
+            out.append((d.value, reason(d.value, rep, right, t, i, side)))
     return out
 
 

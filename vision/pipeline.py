@@ -633,12 +633,12 @@ def read(
 
 def _trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off, reported, feats,
            near_ignored, ask, beyond_found, unsure_cocked) -> dict:
-    """``read``'s ``trace``: for each candidate face, in ``faces``' order, its centre (image
-    pixels), layout value and p(die), and whether it is kept by the die model, a patterned cloth's
-    dot, a possible die, flagged cocked or off the table, judged cocked or outside a playing area
-    ``read`` found without being sure of its value (``unsure_cocked``, ``beyond_found``: it asks),
-    reported, near an ignored region, made to ask, and which of the refusals
-    (vision.gate.REFUSALS) hold for it; with the gate also
+    """``read``'s ``trace``: for each candidate face, in ``faces``' order, its centre and its
+    pips' median radius (image pixels), layout value and p(die), and whether it is kept by the die
+    model, a patterned cloth's dot, a possible die, flagged cocked or off the table, judged cocked
+    or outside a playing area ``read`` found without being sure of its value (``unsure_cocked``,
+    ``beyond_found``: it asks), reported, near an ignored region, made to ask, and which of the
+    refusals (vision.gate.REFUSALS) hold for it; with the gate also
     ``by_gate``, ``trees``, ``by_crops``, ``size_outlier``, ``size_disagrees``, ``frame_rows``,
     ``one_ok`` and ``accepted``, each a bool per face."""
     n = len(faces)
@@ -652,6 +652,7 @@ def _trace(faces, inv, p_die, thr_die, keep, dotted, possible, cocked, off, repo
     return {
         "centre": np.array([f.center for f in faces], np.float64).reshape(-1, 2) * inv,
         "value": [f.value for f in faces],
+        "pip_radius": np.exp([f.get("log_pip_radius", np.nan) for f in feats]) * inv,
         "p_die": np.asarray(p_die, np.float64),
         "die_threshold": float(thr_die),
         "kept": mask(keep),

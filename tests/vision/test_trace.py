@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision import read
+from vision.pipeline import candidates
 from vision.gate import REFUSALS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,6 +35,12 @@ def test_a_traced_reading_is_the_reading_and_the_trace_agrees_with_it(name):
         if key != "die_threshold":
             assert len(v) == n, key
     assert all(set(r) <= set(REFUSALS) for r in t["refusals"])
+    # each face's pips' median radius, in the photo's pixels (the faces are measured enlarged or
+    # shrunk to the working size)
+    extra: dict = {}
+    faces, scale, _, _ = candidates(img, extra=extra)
+    radius = [float(np.median(extra["pips"].radius[f.pips])) / scale for f in faces]
+    assert scale != 1.0 and np.allclose(t["pip_radius"], radius, rtol=1e-4)
     # the dice reported with no flag are the faces reported, accepted, asking nothing and flagged
     # neither cocked nor off the table, at the same places
     sure = t["reported"] & t["accepted"] & ~t["asks"] & ~t["cocked"] & ~t["off_table"]
@@ -81,6 +88,14 @@ def test_why_lost_gives_the_first_reason_in_reads_order():
     assert W.reason(3, Die(4), False, t, 0) == "accepted wrong"
     assert W.reason(3, None, False, t, None) == "not found"
     assert W.reason(4, Die(3, ("uncertain",)), False, t, 0) == "the layout's value wrong"
+    # a face of one "pip" the die's own size: the die found whole, its pips not found apart
+    whole = dict(t, value=[1], pip_radius=np.array([21.0]))
+    assert W.reason(4, None, False, whole, 0, side=60.0) == (
+        "the layout's value wrong: the die found whole, as one blob")
+    assert W.reason(4, None, False, whole, 0, side=80.0) == "the layout's value wrong"
+    assert W.reason(4, None, False, whole, 0) == "the layout's value wrong"  # no box side given
+    assert W.reason(4, None, False, dict(whole, value=[2]), 0, side=60.0) == (
+        "the layout's value wrong")
     assert W.reason(3, Die(3, ("uncertain",)), True, t, 0) == "refused: pip_glared"
     assert W.reason(3, None, False, dict(t, cocked=yes), 0) == "flagged cocked"
     # judged cocked or outside a found area while unsure: the reason that made it unsure is
@@ -105,6 +120,8 @@ def test_why_lost_draws_each_reason_in_its_group():
     import why_lost as W
 
     assert W.group("read right") == "read right"
+    assert W.group("the layout's value wrong: the die found whole, as one blob") == (
+        "the layout's value wrong")
     assert W.group("a one, refused: one_uneven + face_overlap") == (
         "a one refused by a rule or guard")
     assert W.group("a one, left by the ones' gate") == "a one left by the ones' gate"
