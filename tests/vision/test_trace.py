@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from vision import read
-from vision.pipeline import candidates
 from vision.gate import REFUSALS
+from vision.pipeline import candidates
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_images"
