@@ -46,9 +46,10 @@ from vision.evaluate import match_labels  # noqa: E402
 #: A candidate face belongs to a labelled box when its centre is within this share of the box's
 #: longer side of the box's centre (as the crop reader's probes matched them).
 NEAR = 0.6
-#: A lone "pip" this many of the labelled box's longer side in radius, or more, is the die itself
-#: found as one blob (a square of side s is a disc of radius 0.56 s; a pip is at most about 0.12
-#: of a top face's side, a one's large pip about 0.25): its own pips were not found apart from it.
+#: A lone "pip" this many of the labelled box's longer side in radius, or more, read for a die of
+#: 2-6, is the die itself found as one blob (a square of side s is a disc of radius 0.56 s; a pip
+#: of a face of 2-6 is at most about 0.12 of its side): its own pips were not found apart from it.
+#: (A one read as a one is never counted here, however large its pip.)
 WHOLE_DIE = 0.3
 
 
